@@ -1,0 +1,119 @@
+#include "solver/position.h"
+
+#include <charconv>
+#include <vector>
+
+namespace mancala {
+
+Position start_position(const Rules& rules) {
+  Position position;
+  position.houses = rules.houses;
+  for (Side side : {Side::South, Side::North})
+    for (int i = 0; i < rules.houses; ++i) position.slots[position.house_slot(side, i)] = rules.seeds;
+  return position;
+}
+
+std::string to_string(const Position& position) {
+  std::string out;
+  auto add = [&](int value) {
+    out += std::to_string(value);
+    out += '-';
+  };
+  for (Side side : {Side::South, Side::North})
+    for (int i = 0; i < position.houses; ++i) add(position.house(side, i));
+  add(position.store(Side::South));
+  add(position.store(Side::North));
+  out += position.side_to_move == Side::South ? 'S' : 'N';
+  return out;
+}
+
+namespace {
+
+std::string field_name(int field, int houses) {
+  if (field < houses) return std::string("house ") + static_cast<char>('A' + field);
+  if (field < 2 * houses) return std::string("house ") + static_cast<char>('a' + field - houses);
+  if (field == 2 * houses) return "South's store";
+  return "North's store";
+}
+
+}  // namespace
+
+Expected<Position> parse_position(const Rules& rules, std::string_view text) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find('-', start);
+    fields.push_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  const int h = rules.houses;
+  const size_t expected_fields = static_cast<size_t>(2 * h + 3);
+  if (fields.size() != expected_fields) {
+    return Error{"position '" + std::string(text) + "': expected " +
+                 std::to_string(expected_fields) + " fields (" + std::to_string(2 * h) +
+                 " houses, 2 stores, side to move) for " + rules.name() + ", got " +
+                 std::to_string(fields.size())};
+  }
+  Position position;
+  position.houses = static_cast<uint8_t>(h);
+  int total = 0;
+  for (int field = 0; field < 2 * h + 2; ++field) {
+    std::string_view f = fields[static_cast<size_t>(field)];
+    int value = 0;
+    const char* end = f.data() + f.size();
+    auto [ptr, ec] = std::from_chars(f.data(), end, value);
+    if (f.empty() || ec != std::errc() || ptr != end) {
+      // A negative count splits into an empty field before the number; say so plainly.
+      std::string what = f.empty() ? "empty field (a negative count?)" : "'" + std::string(f) + "' is not a number";
+      return Error{"position '" + std::string(text) + "': field " + std::to_string(field + 1) +
+                   " (" + field_name(field, h) + "): " + what};
+    }
+    if (value < 0 || value > rules.total_seeds()) {
+      return Error{"position '" + std::string(text) + "': field " + std::to_string(field + 1) +
+                   " (" + field_name(field, h) + "): count " + std::to_string(value) +
+                   " is out of range"};
+    }
+    int slot = field < 2 * h ? (field < h ? field : field + 1) : (field == 2 * h ? h : 2 * h + 1);
+    position.slots[static_cast<size_t>(slot)] = static_cast<uint16_t>(value);
+    total += value;
+  }
+  if (total != rules.total_seeds()) {
+    return Error{"position '" + std::string(text) + "': seed total is " + std::to_string(total) +
+                 " but " + rules.name() + " has " + std::to_string(rules.total_seeds())};
+  }
+  std::string_view side = fields.back();
+  if (side == "S") position.side_to_move = Side::South;
+  else if (side == "N") position.side_to_move = Side::North;
+  else {
+    return Error{"position '" + std::string(text) + "': field " +
+                 std::to_string(expected_fields) + " (side to move): '" + std::string(side) +
+                 "' is not S or N"};
+  }
+  return position;
+}
+
+char move_letter(Side mover, Move move) {
+  return static_cast<char>((mover == Side::South ? 'A' : 'a') + move);
+}
+
+Expected<Move> parse_move_letter(const Position& position, std::string_view text) {
+  const int h = position.houses;
+  const Side mover = position.side_to_move;
+  if (text.size() != 1) return Error{"'" + std::string(text) + "' is not a move letter"};
+  char c = text[0];
+  bool upper = c >= 'A' && c < 'A' + h;
+  bool lower = c >= 'a' && c < 'a' + h;
+  if (!upper && !lower) {
+    return Error{"'" + std::string(text) + "' is not a house: houses are A-" +
+                 std::string(1, static_cast<char>('A' + h - 1)) + " (South) and a-" +
+                 std::string(1, static_cast<char>('a' + h - 1)) + " (North)"};
+  }
+  if (upper != (mover == Side::South)) {
+    return Error{"'" + std::string(text) + "' is a " + (upper ? "South" : "North") + " house but " +
+                 (mover == Side::South ? "South" : "North") + " is to move"};
+  }
+  return static_cast<Move>(upper ? c - 'A' : c - 'a');
+}
+
+}  // namespace mancala

@@ -1,16 +1,29 @@
+// mancala: one command with subcommands; `mancala SUBCOMMAND --help` describes each.
 #include <cstdio>
-#include <chrono>
-#include "solver/perft.h"
-#include "solver/moves.h"
-using namespace mancala;
-int main(int, char** argv) {
-  auto r = parse_rules(argv[1]);
-  if (!r) { std::puts(r.error().c_str()); return 1; }
-  int d = atoi(argv[2]);
-  for (int i = 1; i <= d; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto c = perft(*r, start_position(*r), i);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%d %llu %.3f %.1f M/s\n", i, (unsigned long long)c.leaves, s, c.moves_applied / s / 1e6);
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "tools/cli.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"mancala: play, count, solve and analyse Kalah, Oware and Congkak"};
+  app.require_subcommand(1);
+  app.footer("GAME strings:\n" + std::string(mancala::game_string_forms()));
+  mancala::cli::add_play_command(app);
+  mancala::cli::add_perft_command(app);
+  mancala::cli::add_apply_command(app);
+  mancala::cli::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const mancala::cli::UsageError& e) {
+    fmt::print(stderr, "mancala: error: {}\n", e.what());
+    return 2;
+  } catch (const mancala::cli::Failure& e) {
+    fmt::print(stderr, "mancala: error: {}\n", e.what());
+    return 1;
   }
+  return 0;
 }

@@ -1,0 +1,47 @@
+#include "tools/cli.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace mancala::cli {
+
+Rules require_rules(const std::string& game) {
+  Expected<Rules> rules = parse_rules(game);
+  if (!rules) throw UsageError(rules.error());
+  return *rules;
+}
+
+Position require_position(const Rules& rules, const std::string& text) {
+  if (text.empty()) return start_position(rules);
+  Expected<Position> position = parse_position(rules, text);
+  if (!position) throw UsageError(position.error());
+  return *position;
+}
+
+bool stdout_is_color_terminal() { return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr; }
+
+bool stderr_is_terminal() { return isatty(STDERR_FILENO); }
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string side_name(Side side) { return side == Side::South ? "South" : "North"; }
+
+}  // namespace mancala::cli

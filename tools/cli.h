@@ -1,0 +1,44 @@
+// Helpers shared by the subcommands: turning user input into library values with clear errors,
+// JSON output, and terminal detection. Only the command line prints; the library never does.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "solver/position.h"
+#include "solver/rules.h"
+
+namespace CLI {
+class App;
+}
+
+namespace mancala::cli {
+
+// Bad input from the user: printed as "mancala: error: ..." with exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A request that cannot be carried out (an illegal move, a missing file): exit status 1.
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Rules require_rules(const std::string& game);
+// The start position when `text` is empty.
+Position require_position(const Rules& rules, const std::string& text);
+
+// True when standard output is a terminal and NO_COLOR is unset.
+bool stdout_is_color_terminal();
+bool stderr_is_terminal();
+
+std::string json_string(std::string_view text);
+std::string side_name(Side side);  // "South" / "North"
+
+// Subcommands, one file each.
+void add_perft_command(CLI::App& app);
+void add_apply_command(CLI::App& app);
+void add_play_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+
+}  // namespace mancala::cli

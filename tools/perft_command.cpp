@@ -1,0 +1,63 @@
+// mancala perft GAME DEPTH [--position P] [--json]
+#include <chrono>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "solver/perft.h"
+#include "tools/cli.h"
+
+namespace mancala::cli {
+
+namespace {
+
+struct PerftOptions {
+  std::string game;
+  int depth = 0;
+  std::string position;
+  bool json = false;
+};
+
+void run_perft(const PerftOptions& options) {
+  const Rules rules = require_rules(options.game);
+  const Position start = require_position(rules, options.position);
+  if (options.depth < 1 || options.depth > 40) throw UsageError("DEPTH must be from 1 to 40");
+  if (!options.json) {
+    fmt::print("perft {} from {}\n", rules.name(), to_string(start));
+    fmt::print("{:>5} {:>16} {:>18} {:>10} {:>14}\n", "depth", "leaves", "moves applied", "seconds",
+               "moves/s");
+  }
+  std::string rows;
+  for (int depth = 1; depth <= options.depth; ++depth) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const PerftCount count = perft(rules, start, depth);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double rate = seconds > 0 ? static_cast<double>(count.moves_applied) / seconds : 0.0;
+    if (options.json) {
+      rows += fmt::format("{}{{\"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, \"seconds\": {:.6f}}}",
+                          depth == 1 ? "" : ", ", depth, count.leaves, count.moves_applied, seconds);
+    } else {
+      fmt::print("{:>5} {:>16} {:>18} {:>10.3f} {:>13.1f}M\n", depth, count.leaves,
+                 count.moves_applied, seconds, rate / 1e6);
+      std::fflush(stdout);
+    }
+  }
+  if (options.json)
+    fmt::print("{{\"game\": {}, \"position\": {}, \"perft\": [{}]}}\n", json_string(rules.name()),
+               json_string(to_string(start)), rows);
+}
+
+}  // namespace
+
+void add_perft_command(CLI::App& app) {
+  auto options = std::make_shared<PerftOptions>();
+  CLI::App* cmd = app.add_subcommand("perft", "Count move sequences to each depth (rules check and speed)");
+  cmd->add_option("GAME", options->game, "Game and variant, e.g. kalah, oware:4:awari")->required();
+  cmd->add_option("DEPTH", options->depth, "Deepest ply to count (1-40)")->required();
+  cmd->add_option("--position,-p", options->position, "Start from this position string");
+  cmd->add_flag("--json", options->json, "Print one JSON object");
+  cmd->callback([options] { run_perft(*options); });
+}
+
+}  // namespace mancala::cli

@@ -37,6 +37,9 @@ void run_apply(const ApplyOptions& options) {
     for (char c : word) {
       ++number;
       const std::string letter(1, c);
+      if (game.is_over())
+        throw Failure(fmt::format("move {} '{}': the game is already over in {}", number, letter,
+                                  to_string(game.position())));
       Expected<Move> move = parse_move_letter(game.position(), letter);
       if (!move || !game.play(*move)) {
         throw Failure(fmt::format("move {} '{}' is illegal in {}{}; legal moves: {}", number,

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian machine to a passing test suite: installs what is missing,
+# builds, and runs every test twice: in the Release build, and in a build with
+# AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs="$(nproc)"
+"$root/scripts/install-deps.sh"
+
+echo "== Release build and tests"
+"$root/scripts/build.sh" "$root/build"
+ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+"$root/scripts/build.sh" "$root/build-sanitize" -DMANCALA_SANITIZE=ON
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs"

@@ -60,7 +60,7 @@ namespace detail {
 
 inline constexpr int kLanes = 32;
 inline constexpr int kInfoLane = kMaxSlots;  // lane 26: houses | side_to_move << 8
-inline constexpr uint16_t kNever = 0xFFFF;   // rank of a slot that a sowing never reaches
+inline constexpr uint16_t kNever = 0xFFFF;   // a lane threshold that no count reaches
 
 static_assert(kMaxSlots < kLanes, "the slots and the info lane must fit in 32 lanes");
 
@@ -185,79 +185,79 @@ inline Side side_to_move(const Vec& v) { return static_cast<Side>(v.l[kInfoLane]
 
 // ---------------------------------------------------------------- sowing tables
 //
-// rank[s] is the 1-based position of slot s in the sowing order from a given house: a sowing of
-// r < one lap seeds reaches exactly the slots with rank <= r. Slots that are never sown get
-// kNever; a lap is the largest rank.
+// A sowing of r seeds, r at most one lap, drops one seed in each of the first r slots of the
+// sowing order from its house. The tables hold, for every house and every r, the lane mask of
+// those slots (bits 0..25) and the slot of the r-th seed (bits 27..31), so a sowing that makes
+// no full lap is one table look-up and one masked add. The entry for r = one lap is the mask of
+// every slot a lap reaches.
 
-// Kalah and Congkak ring: every slot but the opponent's store. The emptied house itself is sown
-// last in each lap (rank 2h+1). Indexed by [h-1][mover][from slot].
-struct RingRanks {
-  std::array<std::array<std::array<Board, kMaxSlots>, 2>, kMaxHouses> rows{};
+inline constexpr int kLastShift = 27;
+inline constexpr uint32_t kSownMask = (1u << kMaxSlots) - 1;
+
+struct SowStep {
+  uint32_t entry;
+  uint32_t sown() const { return entry & kSownMask; }  // slots that receive a seed
+  int last() const { return static_cast<int>(entry >> kLastShift); }  // slot of the last seed
 };
 
-inline constexpr RingRanks make_ring_ranks() {
-  RingRanks t{};
+// Kalah and Congkak ring: every slot but the opponent's store; the emptied house itself is sown
+// last in each lap (a lap is 2h+1 seeds). Indexed by [h-1][mover][from slot][seeds].
+struct RingSowTable {
+  std::array<std::array<std::array<std::array<SowStep, kMaxSlots>, kMaxSlots>, 2>, kMaxHouses> steps{};
+};
+
+inline constexpr RingSowTable make_ring_sow_table() {
+  RingSowTable t{};
   for (int h = 1; h <= kMaxHouses; ++h)
     for (int side = 0; side < 2; ++side) {
       const int ring = 2 * h + 2;
       const int skipped = side == 0 ? 2 * h + 1 : h;  // the mover's opponent's store
       for (int from = 0; from < ring; ++from) {
-        Board& b = t.rows[h - 1][side][from];
-        for (auto& x : b.lane) x = kNever;
         if (from == skipped) continue;
+        uint32_t sown = 0;
         int s = from;
-        for (int rank = 1; rank < ring; ++rank) {
+        for (int r = 1; r < ring; ++r) {
           if (++s == ring) s = 0;
           if (s == skipped && ++s == ring) s = 0;
-          b.lane[s] = static_cast<uint16_t>(rank);
+          sown |= 1u << s;
+          t.steps[h - 1][side][from][r].entry = sown | static_cast<uint32_t>(s) << kLastShift;
         }
       }
     }
   return t;
 }
 
-inline constexpr RingRanks kRingRanks = make_ring_ranks();
+inline constexpr RingSowTable kRingSow = make_ring_sow_table();
 
-inline const Board& ring_ranks(int h, Side mover, int from) {
-  return kRingRanks.rows[h - 1][index(mover)][from];
-}
-
-// The slot that the rem-th seed (1 <= rem <= 2h+1) sown from `from` lands in, skipping the
-// opponent's store: the same as the slot of rank rem, without a table look-up.
-inline int ring_slot_at(int h, Side mover, int from, int rem) {
-  const int ring = 2 * h + 2;
-  const int skipped = store_slot(h, opponent(mover));
-  const int skipped_ahead = skipped > from ? skipped : skipped + ring;  // reached after `from`
-  int s = from + rem;
-  if (s >= skipped_ahead) ++s;
-  if (s >= ring) s -= ring;
-  return s;
+inline const std::array<SowStep, kMaxSlots>& ring_sow(int h, Side mover, int from) {
+  return kRingSow.steps[h - 1][index(mover)][from];
 }
 
 // Oware: only houses are sown and the emptied house is skipped, so a lap is 2h-1 seeds.
-// Indexed by [h-1][k], k the house number round the ring (South's 0..h-1, North's h..2h-1).
-struct OwareRanks {
-  std::array<std::array<Board, 2 * kMaxHouses>, kMaxHouses> rows{};
+// Indexed by [h-1][from slot][seeds].
+struct OwareSowTable {
+  std::array<std::array<std::array<SowStep, kMaxSlots>, kMaxSlots>, kMaxHouses> steps{};
 };
 
 inline constexpr int oware_slot(int houses, int k) { return k + (k >= houses); }
 
-inline constexpr OwareRanks make_oware_ranks() {
-  OwareRanks t{};
+inline constexpr OwareSowTable make_oware_sow_table() {
+  OwareSowTable t{};
   for (int h = 1; h <= kMaxHouses; ++h)
     for (int origin = 0; origin < 2 * h; ++origin) {
-      Board& b = t.rows[h - 1][origin];
-      for (auto& x : b.lane) x = kNever;
+      uint32_t sown = 0;
       int k = origin;
-      for (int rank = 1; rank < 2 * h; ++rank) {
+      for (int r = 1; r < 2 * h; ++r) {
         if (++k == 2 * h) k = 0;
-        b.lane[oware_slot(h, k)] = static_cast<uint16_t>(rank);
+        const int s = oware_slot(h, k);
+        sown |= 1u << s;
+        t.steps[h - 1][oware_slot(h, origin)][r].entry = sown | static_cast<uint32_t>(s) << kLastShift;
       }
     }
   return t;
 }
 
-inline constexpr OwareRanks kOwareRanks = make_oware_ranks();
+inline constexpr OwareSowTable kOwareSow = make_oware_sow_table();
 
 // Feeding thresholds (Oware rule 5): house m of a side feeds with at least h - m seeds.
 // Indexed by [h-1][side]; lanes outside that side's row are kNever.
@@ -278,22 +278,28 @@ inline constexpr FeedThresholds make_feed_thresholds() {
 
 inline constexpr FeedThresholds kFeedThresholds = make_feed_thresholds();
 
-// Sows `seeds` from slot `from` (already emptied in v) along a rank row whose lap is `lap`
+// The outcome of one sowing: the seeds of the last, partial lap (1..lap) went to the slots of
+// `step`, and every slot a lap reaches got `laps` more.
+struct Sown {
+  lanes::Vec board;
+  SowStep step;
+  int laps;
+};
+
+// Empties slot `from` and sows its seeds along `steps` (a table row above), a lap being `lap`
 // seeds. Most sowings make no full lap and are a single masked add; whole laps are added in one
-// step so a huge house costs no more than a small one. Returns the seeds of the last, partial
-// lap (1..lap) through `rem` and the number of whole laps through `laps`.
-inline lanes::Vec sow_by_rank(lanes::Vec v, const Board& rank_row, int seeds, int lap, int& laps,
-                              int& rem) {
-  const lanes::Vec rank = lanes::load(rank_row);
-  laps = 0;
-  rem = seeds;
+// step so a huge house costs no more than a small one.
+inline Sown sow(const lanes::Vec& in, int from, int seeds, const std::array<SowStep, kMaxSlots>& steps,
+                int lap) {
+  lanes::Vec v = lanes::clear_where(in, 1u << from);
+  int laps = 0;
   if (seeds > lap) [[unlikely]] {
     laps = (seeds - 1) / lap;
-    rem = seeds - laps * lap;
-    v = lanes::add_where(v, lanes::at_most_mask(rank, static_cast<uint16_t>(lap)),
-                         static_cast<uint16_t>(laps));
+    seeds -= laps * lap;
+    v = lanes::add_where(v, steps[static_cast<size_t>(lap)].sown(), static_cast<uint16_t>(laps));
   }
-  return lanes::add_where(v, lanes::at_most_mask(rank, static_cast<uint16_t>(rem)), 1);
+  const SowStep step = steps[static_cast<size_t>(seeds)];
+  return Sown{lanes::add_where(v, step.sown(), 1), step, laps};
 }
 
 // Settles an ended game: every seed still in a house goes to the store of the row's owner.
@@ -357,43 +363,40 @@ inline uint32_t kalah_legal_slots(const Rules& rules, const Board& b) {
   return nonzero & row_mask(h, lanes::side_to_move(v));
 }
 
+// Applies the move that empties house slot `from` of the side to move.
 template <bool kReport>
-inline Board kalah_apply(const Rules& rules, const Board& in, Move move, MoveEffect* effect) {
+inline Board kalah_apply(const Rules& rules, const Board& in, int from, MoveEffect* effect) {
   const int h = rules.houses;
   const Side mover = in.side_to_move();
   const int base = first_house(h, mover);
   const int own_store = base + h;
-  const int from = base + move;
-  const Board& rank = ring_ranks(h, mover, from);
-  int laps, rem;
-  lanes::Vec v = lanes::clear_where(lanes::load(in), 1u << from);
-  v = sow_by_rank(v, rank, in[from], 2 * h + 1, laps, rem);
-  const int last = ring_slot_at(h, mover, from, rem);
+  const Sown sown = sow(lanes::load(in), from, in[from], ring_sow(h, mover, from), 2 * h + 1);
+  const int last = sown.step.last();
   const bool extra_turn = last == own_store;
   // Rule 4: the last seed in a house of the mover that was empty before it. The counts after the
-  // sowing follow from the input board (`in`), so no lane has to be read back from v: the last
-  // slot got laps + 1 seeds, and the emptied house counts as empty. Whether a capture happens is
-  // close to a coin toss, so it is computed without branches (bitwise & on the conditions) and
-  // applied as a masked clear and add that do nothing when `capture` is false.
+  // sowing follow from the input board (`in`), so no lane has to be read back: the last slot got
+  // laps + 1 seeds, and the emptied house counts as empty. Whether a capture happens is close to
+  // a coin toss, so it is computed without branches (bitwise & on the conditions) and applied as
+  // a masked clear and add that do nothing when there is no capture.
   const bool in_own_row = static_cast<unsigned>(last - base) < static_cast<unsigned>(h);
   const int opposite = (2 * h - last) & (kLanes - 1);  // any lane will do when not in_own_row
-  const int opposite_seeds = in[opposite] + laps + (rank[opposite] <= rem);
-  const bool capture = in_own_row & (laps == 0) & ((last == from) | (in[last] == 0)) &
+  const int opposite_seeds = in[opposite] + sown.laps + static_cast<int>(sown.step.sown() >> opposite & 1);
+  const bool capture = in_own_row & (sown.laps == 0) & ((last == from) | (in[last] == 0)) &
                        ((opposite_seeds != 0) | rules.empty_capture);
-  const uint32_t if_capture = 0u - static_cast<uint32_t>(capture);  // all ones or 0: no branch
+  const uint32_t if_capture = 0u - static_cast<uint32_t>(capture);  // all ones or 0
   const uint32_t captured_slots = ((1u << last) | (1u << opposite)) & if_capture;
   const int captured = static_cast<int>(static_cast<uint32_t>(opposite_seeds + 1) & if_capture);
-  v = lanes::clear_where(v, captured_slots);
+  lanes::Vec v = lanes::clear_where(sown.board, captured_slots);
   v = lanes::add_where(v, 1u << own_store, static_cast<uint16_t>(captured));
-  if constexpr (kReport) {
-    effect->captured = captured;
-    effect->captured_slots = captured_slots;
-  }
   v = lanes::set_lane(v, kInfoLane, info_lane(h, extra_turn ? mover : opponent(mover)));
-  const bool over = kalah_over(h, lanes::nonzero_mask(v));
+  // Rule 5. Seeds only leave a row by the mover's sowing or by a capture, so the nonzero lanes
+  // are the sown board's minus the captured ones (the store that gains is in no row).
+  const bool over = kalah_over(h, lanes::nonzero_mask(sown.board) & ~captured_slots);
   Board out = lanes::store(v);
   if (over) [[unlikely]] sweep_houses_to_owners(out);
   if constexpr (kReport) {
+    effect->captured = captured;
+    effect->captured_slots = captured_slots;
     effect->last_slot = last;
     effect->extra_turn = extra_turn && !over;
     effect->game_over = over;
@@ -406,18 +409,19 @@ inline Board kalah_apply(const Rules& rules, const Board& in, Move move, MoveEff
 // North's h..2h-1); its slot is k, or k+1 past South's store.
 
 // Rule 6: more than half of all seeds in one store, or exactly half in both.
-inline bool oware_majority_reached(const Rules& rules, const Position& p) {
-  const int total = rules.total_seeds();
-  const int south = p.store(Side::South), north = p.store(Side::North);
-  return 2 * south > total || 2 * north > total || (2 * south == total && 2 * north == total);
+inline bool oware_majority_reached(int total, int south_store, int north_store) {
+  return 2 * south_store > total || 2 * north_store > total ||
+         (2 * south_store == total && 2 * north_store == total);
 }
 
-inline bool oware_majority_reached(const Rules& rules, int h, const lanes::Vec& v) {
-  const int total = rules.total_seeds();
-  const uint32_t stores = store_lanes(h);
-  const uint16_t half = static_cast<uint16_t>(total / 2);
-  if (lanes::above_mask(v, half) & stores) return true;  // 2 * store > total
-  return total % 2 == 0 && (lanes::equal_mask(v, half) & stores) == stores;
+inline bool oware_majority_reached(const Rules& rules, const Position& p) {
+  return oware_majority_reached(rules.total_seeds(), p.store(Side::South), p.store(Side::North));
+}
+
+inline bool oware_majority_reached(const Rules& rules, const Board& b) {
+  const int h = rules.houses;
+  return oware_majority_reached(rules.total_seeds(), b[store_slot(h, Side::South)],
+                                b[store_slot(h, Side::North)]);
 }
 
 // Rule 5: the mover's houses whose sowing reaches the opponent's row (h - m seeds or more).
@@ -426,47 +430,46 @@ inline uint32_t oware_feeding_slots(int h, Side mover, const lanes::Vec& v) {
 }
 
 struct OwareSowing {
-  lanes::Vec board;  // after sowing and capture, side to move unchanged
-  int last_house;    // k of the last seed
-  int captured;      // seeds taken
+  lanes::Vec board;   // after sowing and capture, side to move unchanged
+  int last_slot;      // where the last seed fell
+  int captured;       // seeds taken
   uint32_t captured_slots;
+  uint32_t nonzero;   // lanes of the non-empty houses afterwards (stores excluded)
   bool grand_slam;
 };
 
-// Sowing (rule 2) and capture (rules 3 and 4, or their variant), without the turn change.
-inline OwareSowing oware_sow_and_capture(const Rules& rules, const Board& in, Move move) {
+// Sowing (rule 2) and capture (rules 3 and 4, or their variant) from house slot `from`, without
+// the turn change.
+inline OwareSowing oware_sow_and_capture(const Rules& rules, const Board& in, int from) {
   const int h = rules.houses;
   const Side mover = in.side_to_move();
-  const int origin = (mover == Side::South ? 0 : h) + move;
-  const int from = oware_slot(h, origin);
-  int laps, rem;
-  lanes::Vec v = lanes::clear_where(lanes::load(in), 1u << from);
-  v = sow_by_rank(v, kOwareRanks.rows[h - 1][origin], in[from], 2 * h - 1, laps, rem);
-  int k = origin + rem;  // rem < 2h: the partial lap never comes back to the origin
-  if (k >= 2 * h) k -= 2 * h;
-  const int last = oware_slot(h, k);
+  const Sown sown = sow(lanes::load(in), from, in[from], kOwareSow.steps[h - 1][from], 2 * h - 1);
+  const int last = sown.step.last();
   // Rule 3: the run of opponent's houses holding 2 or 3 that ends at the last seed. Its lanes are
   // the leading ones once bit `last` is shifted to the top; a store or the row's start ends it,
   // and a last seed outside the opponent's row gives an empty run. Captures are frequent and
   // hard to predict, so everything below is branch-free: an empty run clears and adds nothing.
   const uint32_t opponent_row = row_mask(h, opponent(mover));
-  const uint32_t threes = lanes::equal_mask(v, 3);
-  const uint32_t twos_threes = (lanes::equal_mask(v, 2) | threes) & opponent_row;
+  const uint32_t houses = south_row(h) | north_row(h);
+  const uint32_t threes = lanes::equal_mask(sown.board, 3);
+  const uint32_t twos_threes = (lanes::equal_mask(sown.board, 2) | threes) & opponent_row;
   const int run = std::countl_one(twos_threes << (31 - last));
   const uint32_t run_slots = ((1u << run) - 1) << (last + 1 - run);
+  const uint32_t nonzero = lanes::nonzero_mask(sown.board) & houses;
   // Rule 4: would this capture take every seed on the opponent's side?
-  const bool grand_slam = (run != 0) & ((lanes::nonzero_mask(v) & opponent_row & ~run_slots) == 0);
+  const bool grand_slam = (run != 0) & ((nonzero & opponent_row & ~run_slots) == 0);
   const bool captures = !(grand_slam & (rules.oware_rules == OwareRuleSet::Abapa));
   const uint32_t taken_slots = run_slots & (0u - static_cast<uint32_t>(captures));
   const int taken = 2 * std::popcount(taken_slots) + std::popcount(taken_slots & threes);
-  v = lanes::clear_where(v, taken_slots);
+  lanes::Vec v = lanes::clear_where(sown.board, taken_slots);
   v = lanes::add_where(v, 1u << store_slot(h, mover), static_cast<uint16_t>(taken));
-  return OwareSowing{v, k, taken, taken_slots, grand_slam};
+  return OwareSowing{v, last, taken, taken_slots, nonzero & ~taken_slots, grand_slam};
 }
 
 // Is the game over for the side to move (rules 5 and 6, and the awari and grand-slam-captures
-// endings), the majority rule aside? `nonzero` is the lane mask of non-empty slots.
-inline bool oware_no_move(const Rules& rules, int h, Side mover, const lanes::Vec& v, uint32_t nonzero) {
+// endings), the majority rule aside? `nonzero` is the lane mask of non-empty houses.
+inline bool oware_no_move(const Rules& rules, Side mover, const lanes::Vec& v, uint32_t nonzero) {
+  const int h = rules.houses;
   if ((nonzero & row_mask(h, mover)) == 0) return true;
   if (rules.oware_rules == OwareRuleSet::Awari || (nonzero & row_mask(h, opponent(mover))) != 0)
     return false;
@@ -476,15 +479,15 @@ inline bool oware_no_move(const Rules& rules, int h, Side mover, const lanes::Ve
 inline bool oware_game_over(const Rules& rules, const Position& p) {
   const Board b = to_board(p);
   const lanes::Vec v = lanes::load(b);
-  return oware_majority_reached(rules, b.houses(), v) ||
-         oware_no_move(rules, b.houses(), b.side_to_move(), v, lanes::nonzero_mask(v));
+  return oware_majority_reached(rules, b) ||
+         oware_no_move(rules, b.side_to_move(), v, lanes::nonzero_mask(v));
 }
 
 inline uint32_t oware_legal_slots(const Rules& rules, const Board& b) {
   const int h = rules.houses;
   const lanes::Vec v = lanes::load(b);
   const Side mover = lanes::side_to_move(v);
-  if (oware_majority_reached(rules, h, v)) return 0;
+  if (oware_majority_reached(rules, b)) return 0;
   const uint32_t nonzero = lanes::nonzero_mask(v);
   const uint32_t own = nonzero & row_mask(h, mover);
   const uint32_t opponent_row = row_mask(h, opponent(mover));
@@ -493,8 +496,7 @@ inline uint32_t oware_legal_slots(const Rules& rules, const Board& b) {
     uint32_t legal = 0;
     for (uint32_t rest = own; rest; rest &= rest - 1) {
       const int slot = std::countr_zero(rest);
-      const OwareSowing s = oware_sow_and_capture(rules, b, static_cast<Move>(slot - first_house(h, mover)));
-      if (lanes::nonzero_mask(s.board) & opponent_row) legal |= 1u << slot;
+      if (oware_sow_and_capture(rules, b, slot).nonzero & opponent_row) legal |= 1u << slot;
     }
     return legal ? legal : own;
   }
@@ -503,21 +505,25 @@ inline uint32_t oware_legal_slots(const Rules& rules, const Board& b) {
 }
 
 template <bool kReport>
-inline Board oware_apply(const Rules& rules, const Board& in, Move move, MoveEffect* effect) {
+inline Board oware_apply(const Rules& rules, const Board& in, int from, MoveEffect* effect) {
   const int h = rules.houses;
-  const OwareSowing sowing = oware_sow_and_capture(rules, in, move);
-  const Side next = opponent(in.side_to_move());
+  const Side mover = in.side_to_move();
+  const OwareSowing sowing = oware_sow_and_capture(rules, in, from);
+  const Side next = opponent(mover);
   const lanes::Vec v = lanes::set_lane(sowing.board, kInfoLane, info_lane(h, next));
+  // Only the mover's store can have grown, by the seeds taken: rule 6 is a scalar test.
+  const int own_store = in[store_slot(h, mover)] + sowing.captured;
+  const int other_store = in[store_slot(h, next)];
+  const bool majority = oware_majority_reached(rules.total_seeds(), own_store, other_store);
   // An ended game hands the seeds left to the owners of their rows: the mover who cannot feed
   // keeps its own (rule 5); under grand-slam-captures each side keeps its own; under awari the
   // side left without seeds loses the rest, all of which lie on the other row. Rule 6 instead
   // leaves the board as it is: the winner is already decided.
-  const bool majority = oware_majority_reached(rules, h, v);
-  const bool over = majority || oware_no_move(rules, h, next, v, lanes::nonzero_mask(v));
+  const bool over = majority || oware_no_move(rules, next, v, sowing.nonzero);
   Board out = lanes::store(v);
   if (over && !majority) [[unlikely]] sweep_houses_to_owners(out);
   if constexpr (kReport) {
-    effect->last_slot = oware_slot(h, sowing.last_house);
+    effect->last_slot = sowing.last_slot;
     effect->captured = sowing.captured;
     effect->captured_slots = sowing.captured_slots;
     effect->grand_slam = sowing.grand_slam;
@@ -537,7 +543,7 @@ inline uint32_t congkak_legal_slots(const Rules& rules, const Board& b) {
 }
 
 template <bool kReport>
-inline Board congkak_apply(const Rules& rules, const Board& in, Move move, MoveEffect* effect) {
+inline Board congkak_apply(const Rules& rules, const Board& in, int from, MoveEffect* effect) {
   const int h = rules.houses;
   const Side mover = in.side_to_move();
   const int base = first_house(h, mover);
@@ -551,20 +557,18 @@ inline Board congkak_apply(const Rules& rules, const Board& in, Move move, MoveE
   bool extra_turn = false;
   bool endless = false;
   int relays = 0;
-  int s = base + move;
+  int s = from;
   // Each relay is one vector sowing; the board goes through memory between relays because the
   // next decision reads single slots.
   Board b = in;
   while (true) {
     const int seeds = b[s];
-    const Board& rank = ring_ranks(h, mover, s);
-    int laps, rem;
-    lanes::Vec v = lanes::clear_where(lanes::load(b), 1u << s);
-    b = lanes::store(sow_by_rank(v, rank, seeds, lap, laps, rem));
-    // A seed that fell in the own store without being the last one of this sowing.
-    if (laps > 0 || rank[own_store] < rem) passed_store = true;
+    const Sown sown = sow(lanes::load(b), s, seeds, ring_sow(h, mover, s), lap);
+    b = lanes::store(sown.board);
+    s = sown.step.last();
+    // A seed fell in the own store without being the last one of this sowing.
+    if (sown.laps > 0 || ((sown.step.sown() >> own_store & 1) != 0 && s != own_store)) passed_store = true;
     steps += seeds;
-    s = ring_slot_at(h, mover, s, rem);
     if (s == own_store) {
       extra_turn = true;
       break;
@@ -609,7 +613,7 @@ inline Board congkak_apply(const Rules& rules, const Board& in, Move move, MoveE
 }  // namespace detail
 
 // Compile-time dispatch for the hot paths on a Board (perft): the legal moves as a lane mask of
-// the mover's house slots, and applying one move.
+// the mover's house slots, and applying the move that empties house slot `from`.
 template <GameKind K>
 inline uint32_t legal_slots(const Rules& rules, const detail::Board& b) {
   if constexpr (K == GameKind::Kalah) return detail::kalah_legal_slots(rules, b);
@@ -618,11 +622,11 @@ inline uint32_t legal_slots(const Rules& rules, const detail::Board& b) {
 }
 
 template <GameKind K, bool kReport = false>
-inline detail::Board apply_move(const Rules& rules, const detail::Board& b, Move move,
+inline detail::Board apply_slot(const Rules& rules, const detail::Board& b, int from,
                                 MoveEffect* effect = nullptr) {
-  if constexpr (K == GameKind::Kalah) return detail::kalah_apply<kReport>(rules, b, move, effect);
-  else if constexpr (K == GameKind::Oware) return detail::oware_apply<kReport>(rules, b, move, effect);
-  else return detail::congkak_apply<kReport>(rules, b, move, effect);
+  if constexpr (K == GameKind::Kalah) return detail::kalah_apply<kReport>(rules, b, from, effect);
+  else if constexpr (K == GameKind::Oware) return detail::oware_apply<kReport>(rules, b, from, effect);
+  else return detail::congkak_apply<kReport>(rules, b, from, effect);
 }
 
 // Compile-time dispatch on a Position (searches).
@@ -635,7 +639,8 @@ inline void generate_moves(const Rules& rules, const Position& p, MoveList& list
 template <GameKind K, bool kReport = false>
 inline Position apply_move(const Rules& rules, const Position& p, Move move,
                            MoveEffect* effect = nullptr) {
-  return detail::to_position(apply_move<K, kReport>(rules, detail::to_board(p), move, effect));
+  const int from = detail::first_house(rules.houses, p.side_to_move) + move;
+  return detail::to_position(apply_slot<K, kReport>(rules, detail::to_board(p), from, effect));
 }
 
 // Run-time dispatch for everything else.

@@ -33,22 +33,44 @@ std::string field_name(int field, int houses) {
   if (field < houses) return std::string("house ") + static_cast<char>('A' + field);
   if (field < 2 * houses) return std::string("house ") + static_cast<char>('a' + field - houses);
   if (field == 2 * houses) return "South's store";
-  return "North's store";
+  if (field == 2 * houses + 1) return "North's store";
+  return "extra field";
 }
 
 }  // namespace
 
 Expected<Position> parse_position(const Rules& rules, std::string_view text) {
+  // '-' separates fields and also signs a negative count: "4--3" is 4 then -3. A separator
+  // followed by another '-' therefore starts a signed field, so the error can name it.
   std::vector<std::string_view> fields;
   size_t start = 0;
   while (true) {
-    size_t end = text.find('-', start);
+    size_t search = start;
+    if (start < text.size() && text[start] == '-' && start > 0) ++search;
+    size_t end = text.find('-', search);
     fields.push_back(text.substr(start, end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
   const int h = rules.houses;
   const size_t expected_fields = static_cast<size_t>(2 * h + 3);
+  auto field_error = [&](size_t field, const std::string& what) {
+    return Error{"position '" + std::string(text) + "': field " + std::to_string(field + 1) + " (" +
+                 field_name(static_cast<int>(field), h) + "): " + what};
+  };
+  // Counts first: a non-number or a negative count is named even when it also upsets the
+  // field count (a negative sign is itself a '-').
+  std::vector<int> counts;
+  for (size_t field = 0; field + 1 < fields.size(); ++field) {
+    std::string_view f = fields[field];
+    int value = 0;
+    const char* end = f.data() + f.size();
+    auto [ptr, ec] = std::from_chars(f.data(), end, value);
+    if (f.empty()) return field_error(field, "empty field");
+    if (ec != std::errc() || ptr != end) return field_error(field, "'" + std::string(f) + "' is not a number");
+    if (value < 0) return field_error(field, "negative count " + std::to_string(value));
+    counts.push_back(value);
+  }
   if (fields.size() != expected_fields) {
     return Error{"position '" + std::string(text) + "': expected " +
                  std::to_string(expected_fields) + " fields (" + std::to_string(2 * h) +
@@ -58,23 +80,12 @@ Expected<Position> parse_position(const Rules& rules, std::string_view text) {
   Position position;
   position.houses = static_cast<uint8_t>(h);
   int total = 0;
-  for (int field = 0; field < 2 * h + 2; ++field) {
-    std::string_view f = fields[static_cast<size_t>(field)];
-    int value = 0;
-    const char* end = f.data() + f.size();
-    auto [ptr, ec] = std::from_chars(f.data(), end, value);
-    if (f.empty() || ec != std::errc() || ptr != end) {
-      // A negative count splits into an empty field before the number; say so plainly.
-      std::string what = f.empty() ? "empty field (a negative count?)" : "'" + std::string(f) + "' is not a number";
-      return Error{"position '" + std::string(text) + "': field " + std::to_string(field + 1) +
-                   " (" + field_name(field, h) + "): " + what};
-    }
-    if (value < 0 || value > rules.total_seeds()) {
-      return Error{"position '" + std::string(text) + "': field " + std::to_string(field + 1) +
-                   " (" + field_name(field, h) + "): count " + std::to_string(value) +
-                   " is out of range"};
-    }
-    int slot = field < 2 * h ? (field < h ? field : field + 1) : (field == 2 * h ? h : 2 * h + 1);
+  for (size_t field = 0; field < counts.size(); ++field) {
+    const int value = counts[field];
+    if (value > rules.total_seeds())
+      return field_error(field, "count " + std::to_string(value) + " is out of range");
+    const int f = static_cast<int>(field);
+    const int slot = f < 2 * h ? (f < h ? f : f + 1) : (f == 2 * h ? h : 2 * h + 1);
     position.slots[static_cast<size_t>(slot)] = static_cast<uint16_t>(value);
     total += value;
   }

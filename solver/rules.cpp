@@ -152,4 +152,19 @@ Expected<Rules> parse_rules(std::string_view text) {
   return bad_game(text, "unknown game '" + std::string(game) + "'");
 }
 
+Expected<Rules> parse_table_name(std::string_view text) {
+  std::vector<std::string_view> parts = split(text, ':');
+  std::string game;
+  if (parts[0] == "kalah" && parts.size() >= 2 && parts.size() <= 3) {
+    game = "kalah:" + std::string(parts[1]) + ":4" + (parts.size() == 3 ? ":" + std::string(parts[2]) : "");
+  } else if (parts[0] == "oware" && parts.size() == 2) {
+    game = "oware:4:" + std::string(parts[1]);
+  } else {
+    return Error{"unknown table name '" + std::string(text) + "'"};
+  }
+  Expected<Rules> rules = parse_rules(game);
+  if (!rules || rules->table_name() != text) return Error{"unknown table name '" + std::string(text) + "'"};
+  return rules;
+}
+
 }  // namespace mancala

@@ -51,6 +51,10 @@ struct Rules {
 // oware:N:abapa|grand-slam-captures|awari, congkak, congkak:H:N, congkak:H:N:no-capture-first-lap.
 Expected<Rules> parse_rules(std::string_view text);
 
+// The rules of a table name ("kalah:6", "kalah:6:empty-capture", "oware:awari"), with the
+// default seeds per house, which tables do not depend on.
+Expected<Rules> parse_table_name(std::string_view text);
+
 // The accepted GAME forms, one per line, for error messages and --help.
 std::string_view game_string_forms();
 

@@ -40,5 +40,6 @@ void add_perft_command(CLI::App& app);
 void add_apply_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_db_command(CLI::App& app);
 
 }  // namespace mancala::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   mancala::cli::add_perft_command(app);
   mancala::cli::add_apply_command(app);
   mancala::cli::add_bench_command(app);
+  mancala::cli::add_db_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,72 @@
+// Writing and reading one table layer file (table_format.h). Reading maps the file read-only
+// and checks magic, version, sizes and checksums before any value is trusted; each probe then
+// decompresses at most one block, into a small per-thread cache.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/table_format.h"
+#include "solver/expected.h"
+
+namespace mancala::db {
+
+struct WriteOptions {
+  uint32_t block_size = 4096;   // positions per block
+  int compression_level = 12;   // zstd level
+  size_t dictionary_size = 16 * 1024;  // 0: no dictionary
+};
+
+struct WriteReport {
+  uint64_t file_size = 0;
+  uint64_t block_count = 0;
+  uint64_t dictionary_size = 0;
+};
+
+// Writes `values` (layer `seeds` of table `name`) to `path`. The file is written under a
+// temporary name, read back and checked, and only then renamed into place, so an interrupted
+// write never leaves a truncated file that looks valid.
+Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
+                                       int seeds, const std::vector<int8_t>& values,
+                                       const WriteOptions& options = {});
+
+class TableFile {
+ public:
+  // Maps and checks a file. `name`, `houses` and `seeds` (when not empty / >= 0) must match.
+  static Expected<std::shared_ptr<const TableFile>> open(const std::string& path,
+                                                         const std::string& name = "",
+                                                         int houses = -1, int seeds = -1);
+  ~TableFile();
+  TableFile(const TableFile&) = delete;
+  TableFile& operator=(const TableFile&) = delete;
+
+  const TableHeader& header() const { return *header_; }
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return header_->position_count; }
+
+  // The value at `rank`, thread-safe. A block that fails to decompress or to match its checksum
+  // is an error, never a value.
+  Expected<int> value(uint64_t rank) const;
+  // Every value, in rank order (used to resume builds and by verify and stats).
+  Expected<std::vector<int8_t>> read_all() const;
+  // Recomputes the data checksum over the whole file (open checks the header, index and
+  // dictionary; blocks are checked by zstd when decompressed).
+  bool data_checksum_ok() const;
+
+ private:
+  TableFile() = default;
+  Expected<bool> decode_block(uint64_t block, uint8_t* out, void* context) const;
+
+  std::string path_;
+  const uint8_t* map_ = nullptr;
+  size_t map_size_ = 0;
+  const TableHeader* header_ = nullptr;
+  const uint64_t* block_offsets_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  void* dictionary_ = nullptr;  // ZSTD_DDict*
+  uint64_t id_ = 0;             // tells cached blocks of different files apart
+};
+
+}  // namespace mancala::db

@@ -1,0 +1,89 @@
+// The endgame table file: one layer (all positions with s seeds on the board) of one table
+// (a game's houses and rules, e.g. "kalah:6" or "oware:abapa"). db/README.md describes it.
+//
+// Layout (all integers little-endian):
+//
+//   offset  size  field
+//   0       8     magic "MNCLTBL\0"
+//   8       4     format version (kFormatVersion)
+//   12      4     header size (kHeaderSize)
+//   16      48    table name, NUL-padded
+//   64      4     houses per side h
+//   68      4     seeds on the board s
+//   72      8     position count C(s+2h-1, 2h-1)
+//   80      4     value encoding (kZigzagBytes)
+//   84      4     block size: positions per block
+//   88      8     block count
+//   96      8     index offset        (block_count + 1 offsets of blocks, relative to data)
+//   104     8     dictionary offset   (a zstd dictionary shared by all blocks; may be empty)
+//   112     8     dictionary size
+//   120     8     data offset         (the blocks, each one zstd frame with content checksum)
+//   128     8     data size
+//   136     8     file size
+//   144     8     index checksum
+//   152     8     dictionary checksum
+//   160     8     data checksum
+//   168     80    zero
+//   248     8     header checksum over bytes 0..247
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace mancala::db {
+
+inline constexpr char kMagic[8] = {'M', 'N', 'C', 'L', 'T', 'B', 'L', '\0'};
+inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kHeaderSize = 256;
+inline constexpr size_t kNameSize = 48;
+// Values are -s..s, most of them near 0: a zigzag byte (0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4) keeps
+// small magnitudes in few symbols whatever their sign, which zstd's entropy stage rewards.
+inline constexpr uint32_t kZigzagBytes = 1;
+
+inline uint8_t zigzag(int value) {
+  return static_cast<uint8_t>(value >= 0 ? 2 * value : -2 * value - 1);
+}
+inline int unzigzag(uint8_t code) { return (code & 1) ? -(code + 1) / 2 : code / 2; }
+
+struct TableHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t header_size;
+  char name[kNameSize];
+  uint32_t houses;
+  uint32_t seeds;
+  uint64_t position_count;
+  uint32_t value_encoding;
+  uint32_t block_size;
+  uint64_t block_count;
+  uint64_t index_offset;
+  uint64_t dictionary_offset;
+  uint64_t dictionary_size;
+  uint64_t data_offset;
+  uint64_t data_size;
+  uint64_t file_size;
+  uint64_t index_checksum;
+  uint64_t dictionary_checksum;
+  uint64_t data_checksum;
+  uint8_t reserved[80];
+  uint64_t header_checksum;
+};
+static_assert(sizeof(TableHeader) == kHeaderSize, "the header layout is part of the format");
+static_assert(offsetof(TableHeader, header_checksum) == 248);
+
+// A fast 64-bit checksum (multiply-xorshift over 8-byte words); not cryptographic, it guards
+// against truncation, bit rot and mixed-up files.
+uint64_t checksum64(const void* data, size_t size);
+
+inline uint64_t header_checksum(const TableHeader& header) {
+  return checksum64(&header, offsetof(TableHeader, header_checksum));
+}
+
+// "kalah:6" -> "kalah-6": the directory of a table inside a database directory.
+std::string table_directory_name(const std::string& table_name);
+// The file of layer s: "seeds-07.mtb".
+std::string layer_file_name(int seeds);
+
+}  // namespace mancala::db

@@ -1,0 +1,82 @@
+#include "db/table_set.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "solver/retrograde.h"
+
+namespace mancala::db {
+
+std::string default_database_directory() {
+  if (const char* env = std::getenv("MANCALA_DB"); env && *env) return env;
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.local/share/mancala/db";
+  return "mancala-db";
+}
+
+Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& database_dir,
+                                                         const Rules& game_rules) {
+  Expected<Rules> rules = table_rules_for(game_rules);
+  if (!rules) return Error{rules.error()};
+  auto set = std::make_shared<TableSet>();
+  set->table_name_ = game_rules.table_name();
+  set->houses_ = game_rules.houses;
+  set->directory_ = database_dir + "/" + table_directory_name(set->table_name_);
+  int s = 0;
+  while (s <= kMaxTableSeeds && std::filesystem::exists(set->directory_ + "/" + layer_file_name(s))) ++s;
+  set->max_seeds_ = s - 1;
+  set->index_ = std::make_unique<TableIndex>(2 * set->houses_, std::max(0, set->max_seeds_));
+  set->layers_ = std::make_unique<LayerSlot[]>(static_cast<size_t>(std::max(0, set->max_seeds_ + 1)));
+  return std::shared_ptr<const TableSet>(std::move(set));
+}
+
+Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {
+  if (seeds < 0 || seeds > max_seeds_)
+    return Error{"no table layer for " + std::to_string(seeds) + " seeds in " + directory_};
+  LayerSlot& slot = layers_[static_cast<size_t>(seeds)];
+  std::call_once(slot.once, [&] {
+    Expected<std::shared_ptr<const TableFile>> file =
+        TableFile::open(directory_ + "/" + layer_file_name(seeds), table_name_, houses_, seeds);
+    if (file) slot.file = *file;
+    else slot.error = file.error();
+  });
+  if (!slot.file) return Error{slot.error};
+  return slot.file;
+}
+
+ProbeResult TableSet::probe_key(int seeds, const TableKey& key) const {
+  ProbeResult result;
+  if (seeds > max_seeds_) {
+    result.status = ProbeStatus::NotCovered;
+    result.message = "the position has " + std::to_string(seeds) + " seeds on the board; the " +
+                     table_name_ + " tables in " + directory_ + " hold up to " +
+                     std::to_string(max_seeds_);
+    return result;
+  }
+  Expected<std::shared_ptr<const TableFile>> file = layer(seeds);
+  if (!file) {
+    result.message = file.error();
+    return result;
+  }
+  Expected<int> value = (*file)->value(index_->rank(key.counts.data()));
+  if (!value) {
+    result.message = value.error();
+    return result;
+  }
+  result.status = ProbeStatus::Ok;
+  result.value = *value;
+  return result;
+}
+
+ProbeResult TableSet::probe(const Position& position) const {
+  if (position.houses != houses_) {
+    ProbeResult result;
+    result.message = "the position has " + std::to_string(position.houses) +
+                     " houses a side; the tables have " + std::to_string(houses_);
+    return result;
+  }
+  const int seeds = position.seeds_in_houses(Side::South) + position.seeds_in_houses(Side::North);
+  return probe_key(seeds, table_key(position));
+}
+
+}  // namespace mancala::db

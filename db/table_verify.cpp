@@ -1,0 +1,102 @@
+#include "db/table_verify.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "db/table_file.h"
+#include "solver/moves.h"
+
+namespace mancala::db {
+
+Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
+                                              const BuildProgressFn& progress, size_t keep) {
+  VerifyReport report;
+  std::vector<std::vector<int8_t>> layers;
+  int houses = 0;
+  for (int s = 0; std::filesystem::exists(table_dir + "/" + layer_file_name(s)); ++s) {
+    const std::string path = table_dir + "/" + layer_file_name(s);
+    Expected<std::shared_ptr<const TableFile>> file =
+        TableFile::open(path, report.table_name, s == 0 ? -1 : houses, s);
+    if (!file) {
+      report.errors.push_back(file.error());
+      break;
+    }
+    if (s == 0) {
+      report.table_name = std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
+      houses = static_cast<int>((*file)->header().houses);
+    }
+    if (!(*file)->data_checksum_ok()) {
+      report.errors.push_back(path + ": corrupt data (checksum mismatch)");
+      break;
+    }
+    Expected<std::vector<int8_t>> values = (*file)->read_all();
+    if (!values) {
+      report.errors.push_back(values.error());
+      break;
+    }
+    layers.push_back(std::move(*values));
+    if (progress) progress({s, "checksums", 1, 1});
+  }
+  if (layers.empty() && report.errors.empty())
+    return Error{table_dir + ": no table layers (seeds-00.mtb, ...) found"};
+  if (!report.errors.empty()) return report;
+
+  Expected<Rules> game_rules = parse_table_name(report.table_name);
+  if (!game_rules) return Error{game_rules.error()};
+  Expected<Rules> rules = table_rules_for(*game_rules);
+  if (!rules) return Error{rules.error()};
+  const int top = static_cast<int>(layers.size()) - 1;
+  const TableIndex index(2 * houses, top);
+
+  for (int s = 0; s <= top; ++s) {
+    const uint64_t size = index.layer_size(s);
+    constexpr uint64_t kChunk = 1 << 14;
+    const uint64_t chunks = (size + kChunk - 1) / kChunk;
+    uint64_t mismatches = 0;
+    std::vector<VerifyMismatch> found;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : mismatches)
+    for (uint64_t c = 0; c < chunks; ++c) {
+      TableKey key;
+      const uint64_t lo = c * kChunk, hi = std::min(size, lo + kChunk);
+      index.unrank(lo, s, key.counts.data());
+      for (uint64_t r = lo; r < hi; ++r) {
+        if (r > lo) next_key(key.counts.data(), index.slots());
+        const Position p = position_from_key(key.counts.data(), houses);
+        const MoveList moves = generate_moves(*rules, p);
+        int expected;
+        if (moves.empty()) {
+          expected = final_outcome(*rules, p).difference();
+        } else {
+          expected = -1000;
+          for (Move m : moves) {
+            const Position child = apply_move(*rules, p, m);
+            expected = std::max(expected, table_move_value(p, child, [&](const Position& after) {
+                                  const int left = after.seeds_in_houses(Side::South) +
+                                                   after.seeds_in_houses(Side::North);
+                                  const TableKey k = table_key(after);
+                                  return static_cast<int>(layers[left][index.rank(k.counts.data())]);
+                                }));
+          }
+        }
+        const int stored = layers[s][r];
+        if (stored != expected) {
+          ++mismatches;
+#pragma omp critical
+          if (found.size() < keep) found.push_back({s, r, to_string(p), stored, expected});
+        }
+      }
+    }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    for (auto& m : found)
+      if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
+    report.mismatch_count += mismatches;
+    report.positions += size;
+    report.layers = s + 1;
+    if (progress) progress({s, "consistency", size, size});
+  }
+  return report;
+}
+
+}  // namespace mancala::db

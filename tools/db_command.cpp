@@ -1,0 +1,414 @@
+// mancala db build | info | verify | query | stats
+#include <omp.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "db/table_build.h"
+#include "db/table_set.h"
+#include "db/table_verify.h"
+#include "solver/moves.h"
+#include "tools/cli.h"
+#include "tools/progress.h"
+
+namespace mancala::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string database_dir(const std::string& option) {
+  return option.empty() ? db::default_database_directory() : option;
+}
+
+void set_threads(int threads) {
+  if (threads < 0) throw UsageError("--threads must be at least 1");
+  if (threads > 0) omp_set_num_threads(threads);
+}
+
+// ------------------------------------------------------------------ build
+
+struct BuildOptions {
+  std::string game;
+  int max_seeds = -1;
+  std::string out;
+  int threads = 0;
+  uint32_t block_size = db::WriteOptions{}.block_size;
+  int level = db::WriteOptions{}.compression_level;
+  bool quiet = false;
+};
+
+void run_build(const BuildOptions& options) {
+  const Rules rules = require_rules(options.game);
+  set_threads(options.threads);
+  if (options.block_size < 64 || options.block_size > (1u << 24))
+    throw UsageError("--block-size must be from 64 to 16777216 positions");
+  db::BuildRequest request{rules, options.max_seeds, database_dir(options.out), {}};
+  request.write.block_size = options.block_size;
+  request.write.compression_level = options.level;
+  fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
+             options.max_seeds, request.database_dir, omp_get_max_threads());
+  fmt::print("{:>5} {:>14} {:>7} {:>9} {:>13} {:>9}  {}\n", "seeds", "positions", "sweeps",
+             "seconds", "bytes", "bits/pos", "");
+  ProgressBar bar(options.quiet);
+  uint64_t total_positions = 0, total_bytes = 0;
+  double total_seconds = 0;
+  Expected<bool> done = db::build_tables(
+      request,
+      [&](const BuildProgress& p) {
+        bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
+      },
+      [&](const db::LayerReport& layer) {
+        bar.finish();
+        total_positions += layer.positions;
+        total_bytes += layer.file_size;
+        total_seconds += layer.seconds;
+        fmt::print("{:>5} {:>14} {:>7} {:>9.2f} {:>13} {:>9.3f}  {}\n", layer.seeds, layer.positions,
+                   layer.resumed ? "-" : std::to_string(layer.fixpoint_sweeps), layer.seconds,
+                   layer.file_size, 8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
+                   layer.resumed ? "(kept from an earlier build)" : "");
+        std::fflush(stdout);
+      });
+  if (!done) throw Failure(done.error());
+  fmt::print("total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s\n", total_positions,
+             total_bytes, 8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
+             total_seconds);
+}
+
+// ------------------------------------------------------------------ info
+
+void print_file_info(const db::TableFile& file, bool verbose) {
+  const db::TableHeader& h = file.header();
+  const double bits = 8.0 * static_cast<double>(h.file_size) / static_cast<double>(h.position_count);
+  if (verbose) {
+    fmt::print("file            {}\n", file.path());
+    fmt::print("table           {}\n", std::string(h.name, strnlen(h.name, db::kNameSize)));
+    fmt::print("format version  {}\n", h.version);
+    fmt::print("houses a side   {}\n", h.houses);
+    fmt::print("seeds on board  {}\n", h.seeds);
+    fmt::print("positions       {}\n", h.position_count);
+    fmt::print("value encoding  zigzag byte, zstd blocks\n");
+    fmt::print("block size      {} positions ({} blocks)\n", h.block_size, h.block_count);
+    fmt::print("dictionary      {} bytes\n", h.dictionary_size);
+    fmt::print("file size       {} bytes ({:.3f} bits/position, {:.1f}x smaller than a byte each)\n",
+               h.file_size, bits, 8.0 / bits);
+  } else {
+    fmt::print("{:>5} {:>14} {:>7} {:>13} {:>9.3f}\n", h.seeds, h.position_count, h.block_count,
+               h.file_size, bits);
+  }
+}
+
+void run_info(const std::string& path) {
+  if (fs::is_regular_file(path)) {
+    Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(path);
+    if (!file) throw Failure(file.error());
+    print_file_info(**file, true);
+    return;
+  }
+  if (!fs::is_directory(path)) throw Failure(path + ": no such file or directory");
+  // A table directory, or a database directory holding table directories.
+  std::vector<std::string> tables;
+  if (fs::exists(path + "/" + db::layer_file_name(0))) tables.push_back(path);
+  else
+    for (const auto& entry : fs::directory_iterator(path))
+      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
+        tables.push_back(entry.path().string());
+  std::sort(tables.begin(), tables.end());
+  if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
+  for (const std::string& dir : tables) {
+    uint64_t positions = 0, bytes = 0;
+    std::string name;
+    fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}\n", dir, "seeds", "positions", "blocks", "bytes",
+               "bits/pos");
+    for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
+      Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(dir + "/" + db::layer_file_name(s));
+      if (!file) throw Failure(file.error());
+      print_file_info(**file, false);
+      positions += (*file)->header().position_count;
+      bytes += (*file)->header().file_size;
+      name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
+    }
+    fmt::print("table {}: {} positions in {} bytes, {:.3f} bits/position\n\n", name, positions, bytes,
+               8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
+  }
+}
+
+// ------------------------------------------------------------------ verify
+
+std::vector<std::string> table_directories(const std::string& path) {
+  std::vector<std::string> tables;
+  if (fs::exists(path + "/" + db::layer_file_name(0))) return {path};
+  if (fs::is_directory(path))
+    for (const auto& entry : fs::directory_iterator(path))
+      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
+        tables.push_back(entry.path().string());
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
+void run_verify(const std::string& path, int threads, bool quiet) {
+  set_threads(threads);
+  const std::vector<std::string> tables = table_directories(path);
+  if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
+  bool all_ok = true;
+  for (const std::string& dir : tables) {
+    ProgressBar bar(quiet);
+    Expected<db::VerifyReport> report = db::verify_table_directory(dir, [&](const BuildProgress& p) {
+      bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
+    });
+    bar.finish();
+    if (!report) throw Failure(report.error());
+    for (const std::string& error : report->errors) fmt::print("FAILED {}\n", error);
+    for (const db::VerifyMismatch& m : report->first_mismatches)
+      fmt::print("MISMATCH layer {} rank {} position {}: stored {}, recomputed {}\n", m.seeds, m.rank,
+                 m.position, m.stored, m.recomputed);
+    fmt::print("{}: {} {} layers, {} positions, {} mismatches\n", dir, report->ok() ? "OK" : "FAILED",
+               report->layers, report->positions, report->mismatch_count);
+    all_ok = all_ok && report->ok();
+  }
+  if (!all_ok) throw Failure("verification failed");
+}
+
+// ------------------------------------------------------------------ query
+
+struct QueryOptions {
+  std::string game;
+  std::string position;
+  std::string db;
+  bool json = false;
+};
+
+void run_query(const QueryOptions& options) {
+  const Rules rules = require_rules(options.game);
+  const Position p = require_position(rules, options.position);
+  Expected<std::shared_ptr<const db::TableSet>> tables = db::TableSet::open(database_dir(options.db), rules);
+  if (!tables) throw Failure(tables.error());
+  const Rules table_rules = *table_rules_for(rules);
+  const Side mover = p.side_to_move;
+  const int stores = p.store(mover) - p.store(opponent(mover));
+  const int seeds = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
+  if (seeds > (*tables)->max_seeds())
+    throw Failure(fmt::format("{} has {} seeds on the board; the {} tables in {} hold up to {}{}",
+                              to_string(p), seeds, rules.table_name(), (*tables)->directory(),
+                              (*tables)->max_seeds(),
+                              (*tables)->max_seeds() < 0 ? " (none built: run mancala db build)" : ""));
+  const db::ProbeResult probe = (*tables)->probe(p);
+  if (!probe.ok()) throw Failure(probe.message);
+
+  struct MoveValue {
+    char letter;
+    int value;
+  };
+  std::vector<MoveValue> moves;
+  for (Move m : generate_moves(table_rules, p)) {
+    const Position child = apply_move(table_rules, p, m);
+    std::string error;
+    const int value = table_move_value(p, child, [&](const Position& after) {
+      const db::ProbeResult r = (*tables)->probe(after);
+      if (!r.ok()) error = r.message;
+      return r.value;
+    });
+    if (!error.empty()) throw Failure(error);
+    moves.push_back({move_letter(mover, m), value});
+  }
+  int best_value = -1000;
+  for (const MoveValue& m : moves) best_value = std::max(best_value, m.value);
+  std::vector<char> best;
+  for (const MoveValue& m : moves)
+    if (m.value == best_value) best.push_back(m.letter);
+
+  if (options.json) {
+    std::string move_list, best_list;
+    for (const MoveValue& m : moves)
+      move_list += fmt::format("{}{{\"move\": \"{}\", \"value\": {}}}", move_list.empty() ? "" : ", ",
+                               m.letter, m.value);
+    for (char b : best) best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", b);
+    fmt::print(
+        "{{\"game\": {}, \"position\": {}, \"side_to_move\": \"{}\", \"seeds_on_board\": {}, "
+        "\"value\": {}, \"score\": {}, \"moves\": [{}], \"best\": [{}]}}\n",
+        json_string(rules.name()), json_string(to_string(p)), side_name(mover), seeds, probe.value,
+        stores + probe.value, move_list, best_list);
+    return;
+  }
+  fmt::print("position   {} ({} to move, {} seeds on the board)\n", to_string(p), side_name(mover), seeds);
+  fmt::print("value      {:+}  (what {} will still gain minus what {} will, with perfect play)\n",
+             probe.value, side_name(mover), side_name(opponent(mover)));
+  fmt::print("score      {:+}  (predicted final store difference for {})\n", stores + probe.value,
+             side_name(mover));
+  if (moves.empty()) {
+    fmt::print("moves      none: the game is over\n");
+    return;
+  }
+  fmt::print("moves\n");
+  for (const MoveValue& m : moves)
+    fmt::print("  {}  {:+}{}\n", m.letter, m.value, m.value == best_value ? "  best" : "");
+}
+
+// ------------------------------------------------------------------ stats
+
+struct StatsOptions {
+  std::string path;
+  bool csv = false;
+  std::string plot;
+};
+
+struct LayerStats {
+  int seeds = 0;
+  uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+  std::map<int, uint64_t> histogram;
+};
+
+std::string svg_plot(const std::string& title, const std::vector<LayerStats>& layers) {
+  // Stacked bars per layer: the share of won (green), drawn (grey) and lost (red) positions.
+  const int width = 900, height = 420, left = 60, right = 20, top = 50, bottom = 50;
+  const double bar = static_cast<double>(width - left - right) / static_cast<double>(layers.size());
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
+      "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{}\" y=\"25\" font-size=\"16\">{}: won, drawn and lost positions for the side to move</text>\n",
+      width, height, left, title);
+  const double plot_h = height - top - bottom;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const LayerStats& l = layers[i];
+    const double x = left + static_cast<double>(i) * bar;
+    double y = top;
+    const double n = static_cast<double>(l.positions);
+    for (auto [count, color] : {std::pair{l.wins, "#2e8b57"}, {l.draws, "#b0b0b0"}, {l.losses, "#c0392b"}}) {
+      const double h = plot_h * static_cast<double>(count) / n;
+      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
+                         x + 1, y, bar - 2, h, color);
+      y += h;
+    }
+    if (layers.size() <= 30 || i % 2 == 0)
+      svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x + bar / 2,
+                         height - bottom + 16, l.seeds);
+  }
+  for (int pct = 0; pct <= 100; pct += 25)
+    svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n", left - 6,
+                       top + plot_h * (1 - pct / 100.0) + 4, pct);
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">seeds on the board</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#2e8b57\"/><text x=\"{}\" y=\"41\">won</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/><text x=\"{}\" y=\"41\">drawn</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#c0392b\"/><text x=\"{}\" y=\"41\">lost</text>\n"
+      "</svg>\n",
+      left + (width - left - right) / 2, height - 12, width - 260, width - 246, width - 190, width - 176,
+      width - 110, width - 96);
+  return svg;
+}
+
+void run_stats(const StatsOptions& options) {
+  const std::vector<std::string> tables = table_directories(options.path);
+  if (tables.empty()) throw Failure(options.path + ": no tables found (no seeds-00.mtb)");
+  if (tables.size() > 1) throw UsageError(options.path + " holds several tables; name one of them");
+  const std::string& dir = tables.front();
+  std::vector<LayerStats> layers;
+  std::string name;
+  for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
+    Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(dir + "/" + db::layer_file_name(s));
+    if (!file) throw Failure(file.error());
+    name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
+    Expected<std::vector<int8_t>> values = (*file)->read_all();
+    if (!values) throw Failure(values.error());
+    std::vector<uint64_t> counts(256, 0);
+    for (int8_t v : *values) ++counts[static_cast<uint8_t>(v)];
+    LayerStats stats;
+    stats.seeds = s;
+    stats.positions = values->size();
+    for (int v = -128; v < 128; ++v) {
+      const uint64_t c = counts[static_cast<uint8_t>(static_cast<int8_t>(v))];
+      if (!c) continue;
+      stats.histogram[v] = c;
+      (v > 0 ? stats.wins : v < 0 ? stats.losses : stats.draws) += c;
+    }
+    layers.push_back(std::move(stats));
+  }
+  if (options.csv) {
+    fmt::print("seeds,positions,wins,draws,losses,min_value,max_value,histogram\n");
+    for (const LayerStats& l : layers) {
+      std::string histogram;
+      for (auto [v, c] : l.histogram) histogram += fmt::format("{}{}:{}", histogram.empty() ? "" : " ", v, c);
+      fmt::print("{},{},{},{},{},{},{},\"{}\"\n", l.seeds, l.positions, l.wins, l.draws, l.losses,
+                 l.histogram.begin()->first, l.histogram.rbegin()->first, histogram);
+    }
+  } else {
+    fmt::print("table {} ({})\n", name, dir);
+    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8}  values (value:share%)\n", "seeds", "positions", "won%",
+               "drawn%", "lost%");
+    for (const LayerStats& l : layers) {
+      const double n = static_cast<double>(l.positions) / 100.0;
+      std::string histogram;
+      for (auto [v, c] : l.histogram)
+        if (static_cast<double>(c) / n >= 0.5) histogram += fmt::format(" {}:{:.0f}", v, static_cast<double>(c) / n);
+      fmt::print("{:>5} {:>14} {:>8.2f} {:>8.2f} {:>8.2f} {}\n", l.seeds, l.positions,
+                 static_cast<double>(l.wins) / n, static_cast<double>(l.draws) / n,
+                 static_cast<double>(l.losses) / n, histogram);
+    }
+  }
+  if (!options.plot.empty()) {
+    std::ofstream out(options.plot);
+    out << svg_plot(name, layers);
+    if (!out) throw Failure("cannot write " + options.plot);
+    if (!options.csv) fmt::print("plot written to {}\n", options.plot);
+  }
+}
+
+}  // namespace
+
+void add_db_command(CLI::App& app) {
+  CLI::App* db = app.add_subcommand("db", "Endgame databases: build, info, verify, query, stats");
+  db->require_subcommand(1);
+
+  auto build = std::make_shared<BuildOptions>();
+  CLI::App* cmd = db->add_subcommand("build", "Build a game's endgame tables (resumes an interrupted build)");
+  cmd->add_option("GAME", build->game, "kalah[:H:N[:empty-capture]] (H <= 6) or oware[:N[:RULES]]")->required();
+  cmd->add_option("--max-seeds,-s", build->max_seeds, "Build every layer up to this many seeds on the board")
+      ->required();
+  cmd->add_option("--out,-o", build->out, "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--threads,-t", build->threads, "Threads (default: all cores)");
+  cmd->add_option("--block-size", build->block_size, "Positions per compressed block");
+  cmd->add_option("--level", build->level, "zstd compression level (1-22)");
+  cmd->add_flag("--quiet,-q", build->quiet, "No progress bar");
+  cmd->callback([build] { run_build(*build); });
+
+  auto info = std::make_shared<std::string>();
+  cmd = db->add_subcommand("info", "What a table file or directory holds and how well it compressed");
+  cmd->add_option("PATH", *info, "A layer file, a table directory or a database directory")->required();
+  cmd->callback([info] { run_info(*info); });
+
+  struct VerifyOptions {
+    std::string path;
+    int threads = 0;
+    bool quiet = false;
+  };
+  auto verify = std::make_shared<VerifyOptions>();
+  cmd = db->add_subcommand("verify", "Check checksums and that every stored value is consistent");
+  cmd->add_option("DIR", verify->path, "A table directory or a database directory")->required();
+  cmd->add_option("--threads,-t", verify->threads, "Threads (default: all cores)");
+  cmd->add_flag("--quiet,-q", verify->quiet, "No progress bar");
+  cmd->callback([verify] { run_verify(verify->path, verify->threads, verify->quiet); });
+
+  auto query = std::make_shared<QueryOptions>();
+  cmd = db->add_subcommand("query", "A position's exact value and the value of every move");
+  cmd->add_option("GAME", query->game, "Game and variant, e.g. kalah, oware")->required();
+  cmd->add_option("POSITION", query->position, "Position string")->required();
+  cmd->add_option("--db", query->db, "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_flag("--json", query->json, "Print one JSON object");
+  cmd->callback([query] { run_query(*query); });
+
+  auto stats = std::make_shared<StatsOptions>();
+  cmd = db->add_subcommand("stats", "Won, drawn and lost positions and the value histogram per layer");
+  cmd->add_option("DIR", stats->path, "A table directory")->required();
+  cmd->add_flag("--csv", stats->csv, "CSV: seeds,positions,wins,draws,losses,min_value,max_value,histogram");
+  cmd->add_option("--plot", stats->plot, "Also write an SVG chart to this file");
+  cmd->callback([stats] { run_stats(*stats); });
+}
+
+}  // namespace mancala::cli

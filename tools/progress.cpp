@@ -1,0 +1,63 @@
+#include "tools/progress.h"
+
+#include <cstdio>
+
+#include <fmt/core.h>
+
+#include "tools/cli.h"
+
+namespace mancala::cli {
+
+std::string format_duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+std::string format_count(double count) {
+  if (count >= 1e9) return fmt::format("{:.2f}G", count / 1e9);
+  if (count >= 1e6) return fmt::format("{:.2f}M", count / 1e6);
+  if (count >= 1e3) return fmt::format("{:.1f}k", count / 1e3);
+  return fmt::format("{:.0f}", count);
+}
+
+ProgressBar::ProgressBar(bool quiet) : terminal_(stderr_is_terminal()), quiet_(quiet) {}
+
+void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total, const char* unit) {
+  if (quiet_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (label != label_) {
+    finish();
+    label_ = label;
+    started_ = now;
+    last_draw_ = now - std::chrono::seconds(1);
+  }
+  const bool complete = done >= total;
+  const double elapsed = std::chrono::duration<double>(now - started_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+  if (!terminal_) {  // plain lines: one when a piece of work completes
+    if (complete)
+      fmt::print(stderr, "{}: {} {} in {} ({} {}/s)\n", label, format_count(static_cast<double>(total)),
+                 unit, format_duration(elapsed), format_count(rate), unit);
+    return;
+  }
+  if (!complete && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  last_draw_ = now;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth);
+  const double eta = rate > 0 ? static_cast<double>(total - std::min(done, total)) / rate : 0.0;
+  fmt::print(stderr, "\r\x1b[2K{:<24} [{}{}] {:5.1f}%  {} {}/s  ETA {}", label, std::string(filled, '#'),
+             std::string(kWidth - filled, '.'), 100.0 * fraction, format_count(rate), unit,
+             format_duration(eta));
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::finish() {
+  if (drawn_ && terminal_) fmt::print(stderr, "\n");
+  drawn_ = false;
+  label_.clear();
+}
+
+}  // namespace mancala::cli

@@ -1,0 +1,30 @@
+// Progress reports for long work: a redrawn bar on a terminal, plain lines otherwise. Written to
+// standard error so that standard output stays clean for results and --json.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace mancala::cli {
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool quiet = false);
+  // `label` names the work ("layer 12 exits"); `unit` what is counted ("positions").
+  void update(const std::string& label, uint64_t done, uint64_t total, const char* unit);
+  // Ends the current bar's line.
+  void finish();
+
+ private:
+  bool terminal_;
+  bool quiet_;
+  std::string label_;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_draw_;
+  bool drawn_ = false;
+};
+
+std::string format_duration(double seconds);
+std::string format_count(double count);  // 1.2k, 3.4M, 5.6G
+
+}  // namespace mancala::cli

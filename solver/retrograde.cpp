@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "solver/moves.h"
 
@@ -74,6 +75,54 @@ void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
   layers_[seeds] = std::move(values);
 }
 
+
+namespace {
+
+// The next slot of a sowing by `mover` after `slot`: Kalah skips the opponent's store; Oware
+// skips both stores and the emptied house `origin`.
+int next_sown_slot(const Rules& rules, int h, Side mover, int origin, int slot) {
+  const int ring = 2 * h + 2;
+  while (true) {
+    if (++slot == ring) slot = 0;
+    const bool store = slot == h || slot == 2 * h + 1;
+    if (rules.kind == GameKind::Oware) {
+      if (!store && slot != origin) return slot;
+    } else if (slot != (mover == Side::South ? 2 * h + 1 : h)) {
+      return slot;
+    }
+  }
+}
+
+}  // namespace
+
+void for_each_inner_parent(const Rules& rules, const Position& child,
+                           const std::function<void(const Position&, Move)>& visit) {
+  const int h = child.houses;
+  const Side mover = opponent(child.side_to_move);  // who made the inner move
+  const int seeds = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
+  for (int house = 0; house < h; ++house) {
+    const int origin = child.house_slot(mover, house);
+    if (child.slots[origin] != 0) continue;  // an inner move leaves its house empty
+    // Take back one seed after another along the sowing; once a slot has none to give, no
+    // longer sowing can have reached past it either.
+    Position parent = child;
+    parent.side_to_move = mover;
+    int slot = origin;
+    for (int n = 1; n <= seeds; ++n) {
+      slot = next_sown_slot(rules, h, mover, origin, slot);
+      if (slot == origin || parent.slots[slot] == 0) break;
+      --parent.slots[slot];
+      Position candidate = parent;
+      candidate.slots[origin] = static_cast<uint16_t>(n);
+      // The candidate is a parent only if the move is legal there and gives exactly `child`.
+      const MoveList moves = generate_moves(rules, candidate);
+      if (moves.contains(static_cast<Move>(house)) &&
+          apply_move(rules, candidate, static_cast<Move>(house)) == child)
+        visit(candidate, static_cast<Move>(house));
+    }
+  }
+}
+
 const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const BuildProgressFn& progress) {
   const uint64_t size = index_.layer_size(seeds);
   const int h = rules_.houses;
@@ -82,26 +131,24 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
   const auto& layers = layers_;
 
   std::vector<int8_t> exits(size);
-  std::vector<uint8_t> has_inner(size);
-  std::vector<int8_t> current(size);
+  std::vector<uint8_t> inner_left(size);  // inner moves whose child is not (yet) worth >= t
+  std::vector<int8_t> values(size, 0);    // 0 until the position is found won (> 0) or lost (< 0)
 
   // Phase "exits".
   sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
     const Position p = position_from_key(key.counts.data(), h);
     const MoveList moves = generate_moves(rules, p);
     if (moves.empty()) {  // the game is over: each row to its owner
-      const Outcome end = final_outcome(rules, p);
-      exits[r] = static_cast<int8_t>(end.difference());
-      has_inner[r] = 0;
+      exits[r] = static_cast<int8_t>(final_outcome(rules, p).difference());
       return;
     }
     int best = kNoExit;
-    bool inner = false;
+    int inner = 0;
     for (Move m : moves) {
       const Position child = apply_move(rules, p, m);
       const int left = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
       if (left == seeds) {
-        inner = true;
+        ++inner;
         continue;
       }
       const int value = table_move_value(p, child, [&](const Position& c) {
@@ -111,37 +158,69 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
       best = std::max(best, value);
     }
     exits[r] = static_cast<int8_t>(best);
-    has_inner[r] = inner;
+    inner_left[r] = static_cast<uint8_t>(inner);
   });
 
-  // Phase "fixpoint": v1 = max(exit, 0) where inner moves exist, then sweeps until stable.
-  for (uint64_t r = 0; r < size; ++r)
-    current[r] = has_inner[r] ? std::max<int8_t>(exits[r], 0) : exits[r];
-  std::vector<int8_t> next = current;
-  int sweeps = 0;
-  while (true) {
-    ++sweeps;
-    std::atomic<uint64_t> changed{0};
-    sliced(index, seeds, "fixpoint " + std::to_string(sweeps), progress,
-           [&](uint64_t r, const TableKey& key) {
-             if (!has_inner[r]) return;
-             const Position p = position_from_key(key.counts.data(), h);
-             int best = exits[r];
-             for (Move m : generate_moves(rules, p)) {
-               const Position child = apply_move(rules, p, m);
-               const int left = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
-               if (left != seeds) continue;
-               const TableKey k = table_key(child);
-               best = std::max(best, -static_cast<int>(current[index.rank(k.counts.data())]));
-             }
-             next[r] = static_cast<int8_t>(best);
-             if (next[r] != current[r]) changed.fetch_add(1, std::memory_order_relaxed);
-           });
-    current.swap(next);
-    if (changed.load() == 0) break;
+  // Phase "levels": for t = s .. 1, the positions worth at least t (won at level t) and at most
+  // -t (lost at level t). A position is won at level t if a move leaving the layer is worth t,
+  // or an inner move reaches a position lost at level t; it is lost at level t if no move
+  // leaving the layer is worth more than -t and every inner move reaches a position won at level
+  // t. Each set is a least fixpoint, grown from the level above by following inner moves
+  // backwards, so the result does not depend on the order of work. What is never won or lost
+  // is worth 0: a draw, or a cycle no side can force its way out of.
+  std::vector<uint64_t> frontier;
+  int levels = 0;
+  for (int t = seeds; t >= 1; --t) {
+    ++levels;
+    frontier.clear();
+    // Seeds of level t: exits worth exactly t; lost positions whose exits just fell to -t.
+    for (uint64_t r = 0; r < size; ++r) {
+      if (values[r] != 0) continue;
+      if (exits[r] == t || (inner_left[r] == 0 && exits[r] == -t)) {
+        values[r] = static_cast<int8_t>(exits[r]);
+        frontier.push_back(r);
+      }
+    }
+    uint64_t settled = 0;
+    while (!frontier.empty()) {
+      std::vector<uint64_t> next;
+#pragma omp parallel
+      {
+        std::vector<uint64_t> found;
+        TableKey key;
+#pragma omp for schedule(dynamic, 256)
+        for (size_t i = 0; i < frontier.size(); ++i) {
+          const uint64_t r = frontier[i];
+          index.unrank(r, seeds, key.counts.data());
+          const Position p = position_from_key(key.counts.data(), h);
+          const bool won = values[r] > 0;
+          for_each_inner_parent(rules, p, [&](const Position& parent, Move) {
+            const TableKey pk = table_key(parent);
+            const uint64_t q = index.rank(pk.counts.data());
+            std::atomic_ref<int8_t> value(values[q]);
+            if (won) {
+              // One more inner move of q reaches a won position.
+              std::atomic_ref<uint8_t> left(inner_left[q]);
+              if (left.fetch_sub(1) == 1 && (exits[q] == kNoExit || exits[q] <= -t)) {
+                int8_t expected = 0;
+                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t))) found.push_back(q);
+              }
+            } else {
+              int8_t expected = 0;
+              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t))) found.push_back(q);
+            }
+          });
+        }
+#pragma omp critical
+        next.insert(next.end(), found.begin(), found.end());
+      }
+      settled += frontier.size();
+      frontier.swap(next);
+      if (progress) progress({seeds, "level " + std::to_string(t), settled, size});
+    }
   }
-  last_sweeps_ = sweeps;
-  layers_[seeds] = std::move(current);
+  last_sweeps_ = levels;
+  layers_[seeds] = std::move(values);
   return layers_[seeds];
 }
 

@@ -11,14 +11,14 @@
 //
 //   exits     for each position, the best value over the moves that leave the layer, the value
 //             of the game's end when it has no move, and whether it has inner moves;
-//   fixpoint  v(p) = max(best exit, max over inner moves of -v(child)), iterated from the value
-//             of play cut off after one inner move (worth 0) until nothing changes. Iteration k
-//             is the value of play cut off after k inner moves, so each side's forced exits are
-//             found in order of length and positions from which no side can force its way out
-//             keep the cut-off value 0: an endless cycle is worth 0 (rules.md, Oware 7).
+//   levels    v(p) = max(best exit, max over inner moves of -v(child)), solved level by level
+//             for t = s .. 1: the positions worth >= t and those worth <= -t are least
+//             fixpoints grown backwards along inner moves (parents are found by un-sowing and
+//             checked by playing the move forwards). Positions never reached are worth 0: draws,
+//             and the endless cycles no side can force its way out of (rules.md, Oware 7).
 //
-// Each sweep reads the previous sweep's values only (Jacobi), so the bytes do not depend on the
-// number of threads or on the order of work.
+// Set membership at each level does not depend on the order of work, so the bytes do not
+// depend on the number of threads.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/moves.h"
 #include "solver/rules.h"
 #include "solver/table_index.h"
 
@@ -59,7 +60,7 @@ class RetrogradeBuilder {
   void set_layer(int seeds, std::vector<int8_t> values);
   bool has_layer(int seeds) const;
   const std::vector<int8_t>& layer(int seeds) const { return layers_[seeds]; }
-  // Sweeps the fixpoint of the last built layer needed.
+  // Levels the last built layer went through.
   int last_fixpoint_sweeps() const { return last_sweeps_; }
 
  private:
@@ -69,6 +70,11 @@ class RetrogradeBuilder {
   std::vector<std::vector<int8_t>> layers_;
   int last_sweeps_ = 0;
 };
+
+// Calls `visit(parent, move)` for every position with an inner move (one that keeps every seed
+// on the board) leading to `child`. Stores must be empty, as in the tables.
+void for_each_inner_parent(const Rules& rules, const Position& child,
+                           const std::function<void(const Position&, Move)>& visit);
 
 // The value of one move from the mover's point of view, from a position whose stores are empty:
 // the mover's store gain minus the opponent's, plus the value of the position reached (negated

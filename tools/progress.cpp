@@ -1,5 +1,6 @@
 #include "tools/progress.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/core.h>
@@ -26,23 +27,23 @@ ProgressBar::ProgressBar(bool quiet) : terminal_(stderr_is_terminal()), quiet_(q
 void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total, const char* unit) {
   if (quiet_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (label != label_) {
-    finish();
+  if (label != label_) {  // a new piece of work: the bar is redrawn in place, rates restart
     label_ = label;
     started_ = now;
-    last_draw_ = now - std::chrono::seconds(1);
   }
-  const bool complete = done >= total;
   const double elapsed = std::chrono::duration<double>(now - started_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
-  const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-  if (!terminal_) {  // plain lines: one when a piece of work completes
-    if (complete)
-      fmt::print(stderr, "{}: {} {} in {} ({} {}/s)\n", label, format_count(static_cast<double>(total)),
-                 unit, format_duration(elapsed), format_count(rate), unit);
+  const double fraction = total ? static_cast<double>(std::min(done, total)) / static_cast<double>(total) : 1.0;
+  if (!terminal_) {
+    // Plain lines for logs: one every ten seconds at most.
+    if (drawn_ && now - last_draw_ < std::chrono::seconds(10)) return;
+    last_draw_ = now;
+    drawn_ = true;
+    fmt::print(stderr, "{}: {:.1f}% ({} of {} {})\n", label, 100.0 * fraction,
+               format_count(static_cast<double>(done)), format_count(static_cast<double>(total)), unit);
     return;
   }
-  if (!complete && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  if (drawn_ && done < total && now - last_draw_ < std::chrono::milliseconds(200)) return;
   last_draw_ = now;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(fraction * kWidth);
@@ -55,8 +56,8 @@ void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total
 }
 
 void ProgressBar::finish() {
-  if (drawn_ && terminal_) fmt::print(stderr, "\n");
-  drawn_ = false;
+  if (drawn_ && terminal_) fmt::print(stderr, "\r\x1b[2K");  // the caller prints the summary line
+  if (terminal_) drawn_ = false;
   label_.clear();
 }
 

@@ -1,0 +1,170 @@
+// The retrograde builder against a plain exhaustive solver written independently of it: no
+// un-moves, no counters, just every position's moves and fixpoints recomputed until stable.
+#include <gtest/gtest.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "solver/moves.h"
+#include "solver/retrograde.h"
+
+namespace mancala {
+namespace {
+
+using Key = std::string;  // the key's counts as bytes (a string compares cleanly under GCC 12)
+
+void enumerate(int slots, int seeds, Key& key, int at, std::vector<Key>& out) {
+  if (at == slots - 1) {
+    key[at] = static_cast<char>(seeds);
+    out.push_back(key);
+    return;
+  }
+  for (int x = 0; x <= seeds; ++x) {
+    key[at] = static_cast<char>(x);
+    enumerate(slots, seeds - x, key, at + 1, out);
+  }
+}
+
+Key key_of(const Position& p) {
+  const TableKey k = table_key(p);
+  return Key(k.counts.begin(), k.counts.begin() + 2 * p.houses);
+}
+
+// Values of every position with up to `max_seeds` seeds, by the definition: for each level t,
+// "worth at least t" and "worth at most -t" are grown until nothing changes.
+std::map<Key, int> reference_values(const Rules& game, int max_seeds) {
+  const Rules rules = *table_rules_for(game);
+  const int h = rules.houses;
+  std::map<Key, int> value;
+  for (int s = 0; s <= max_seeds; ++s) {
+    std::vector<Key> keys;
+    Key scratch(static_cast<size_t>(2 * h), '\0');
+    enumerate(2 * h, s, scratch, 0, keys);
+    struct Node {
+      int best_exit = -1000;  // -1000: no move leaves the layer
+      std::vector<size_t> inner;
+    };
+    std::map<Key, size_t> id;
+    for (size_t i = 0; i < keys.size(); ++i) id[keys[i]] = i;
+    std::vector<Node> nodes(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const Position p = position_from_key(reinterpret_cast<const uint8_t*>(keys[i].data()), h);
+      const MoveList moves = generate_moves(rules, p);
+      if (moves.empty()) nodes[i].best_exit = final_outcome(rules, p).difference();
+      for (Move m : moves) {
+        const Position c = apply_move(rules, p, m);
+        const int left = c.seeds_in_houses(Side::South) + c.seeds_in_houses(Side::North);
+        if (left == s) {
+          nodes[i].inner.push_back(id.at(key_of(c)));
+          continue;
+        }
+        const int gain = c.store(Side::South) - c.store(Side::North);  // South moved
+        const int v = value.at(key_of(c));
+        nodes[i].best_exit = std::max(nodes[i].best_exit, gain + (c.side_to_move == Side::South ? v : -v));
+      }
+    }
+    std::vector<int> result(keys.size(), 0);
+    for (int t = s; t >= 1; --t) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (size_t i = 0; i < keys.size(); ++i) {
+          if (result[i] != 0) continue;
+          const Node& n = nodes[i];
+          bool won = n.best_exit >= t;
+          for (size_t c : n.inner) won = won || result[c] <= -t;
+          bool lost = n.best_exit <= -t;  // includes "no exit"
+          for (size_t c : n.inner) lost = lost && result[c] >= t;
+          if (won) result[i] = t;
+          else if (lost) result[i] = -t;
+          changed = changed || won || lost;
+        }
+      }
+    }
+    for (size_t i = 0; i < keys.size(); ++i) value[keys[i]] = result[i];
+  }
+  return value;
+}
+
+void expect_builder_matches_reference(const char* game, int max_seeds) {
+  const Rules rules = *parse_rules(game);
+  const std::map<Key, int> reference = reference_values(rules, max_seeds);
+  RetrogradeBuilder builder(rules, max_seeds);
+  for (int s = 0; s <= max_seeds; ++s) {
+    const std::vector<int8_t>& values = builder.build_layer(s);
+    ASSERT_EQ(values.size(), builder.index().layer_size(s));
+    for (uint64_t r = 0; r < values.size(); ++r) {
+      TableKey key;
+      builder.index().unrank(r, s, key.counts.data());
+      const Key k(key.counts.begin(), key.counts.begin() + 2 * rules.houses);
+      ASSERT_EQ(values[r], reference.at(k)) << game << " layer " << s << " rank " << r << " position "
+                                            << to_string(position_from_key(key.counts.data(), rules.houses));
+    }
+  }
+}
+
+TEST(Retrograde, KalahSixHousesMatchesExhaustiveSolver) { expect_builder_matches_reference("kalah", 6); }
+TEST(Retrograde, KalahEmptyCaptureMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:6:4:empty-capture", 6);
+}
+TEST(Retrograde, KalahFourHousesMatchesExhaustiveSolver) { expect_builder_matches_reference("kalah:4:3", 9); }
+TEST(Retrograde, KalahThreeHousesEmptyCaptureMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:3:3:empty-capture", 10);
+}
+TEST(Retrograde, OwareAbapaMatchesExhaustiveSolver) { expect_builder_matches_reference("oware", 7); }
+TEST(Retrograde, OwareGrandSlamCapturesMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("oware:4:grand-slam-captures", 6);
+}
+TEST(Retrograde, OwareAwariMatchesExhaustiveSolver) { expect_builder_matches_reference("oware:4:awari", 6); }
+
+// Every inner move p -> c is found again by un-sowing from c.
+TEST(Retrograde, UnmovesFindEveryInnerParent) {
+  for (const char* game : {"kalah", "oware", "oware:4:awari", "kalah:6:4:empty-capture"}) {
+    const Rules rules = *table_rules_for(*parse_rules(game));
+    const TableIndex index(12, 6);
+    for (int s = 1; s <= 6; ++s) {
+      for (uint64_t r = 0; r < index.layer_size(s); ++r) {
+        TableKey key;
+        index.unrank(r, s, key.counts.data());
+        const Position p = position_from_key(key.counts.data(), 6);
+        for (Move m : generate_moves(rules, p)) {
+          const Position c = apply_move(rules, p, m);
+          if (c.seeds_in_houses(Side::South) + c.seeds_in_houses(Side::North) != s) continue;
+          int found = 0;
+          for_each_inner_parent(rules, c, [&](const Position& parent, Move move) {
+            if (parent == p && move == m) ++found;
+          });
+          ASSERT_EQ(found, 1) << game << " " << to_string(p) << " move " << int(m);
+        }
+      }
+    }
+  }
+}
+
+TEST(Retrograde, SameValuesWithOneThreadAndWithSeveral) {
+  for (const char* game : {"kalah", "oware"}) {
+    const Rules rules = *parse_rules(game);
+    const int saved = omp_get_max_threads();
+    std::vector<std::vector<int8_t>> one, many;
+    omp_set_num_threads(1);
+    RetrogradeBuilder a(rules, 9);
+    for (int s = 0; s <= 9; ++s) one.push_back(a.build_layer(s));
+    omp_set_num_threads(4);
+    RetrogradeBuilder b(rules, 9);
+    for (int s = 0; s <= 9; ++s) many.push_back(b.build_layer(s));
+    omp_set_num_threads(saved);
+    EXPECT_EQ(one, many) << game;
+  }
+}
+
+TEST(Retrograde, CongkakHasNoTables) {
+  EXPECT_FALSE(table_rules_for(Rules::congkak()).ok());
+  EXPECT_FALSE(table_rules_for(Rules::kalah(7, 4)).ok());
+}
+
+}  // namespace
+}  // namespace mancala

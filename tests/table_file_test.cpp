@@ -1,0 +1,228 @@
+// Table files, the probe API and the verifier, including every way a file can be wrong.
+#include <gtest/gtest.h>
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "db/table_build.h"
+#include "db/table_set.h"
+#include "db/table_verify.h"
+#include "solver/moves.h"
+
+namespace mancala::db {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TableFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("mancala_tables_" + std::to_string(::getpid()) + "_" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Builds kalah:6 (or another game) tables up to `seeds` into dir_.
+  void build(const char* game, int seeds, WriteOptions write = {}) {
+    BuildRequest request{*parse_rules(game), seeds, dir_.string(), write};
+    Expected<bool> done = build_tables(request, {}, {});
+    ASSERT_TRUE(done.ok()) << done.error();
+  }
+  std::string layer_path(const char* table_dir, int seeds) const {
+    return (dir_ / table_dir / layer_file_name(seeds)).string();
+  }
+  static std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(TableFiles, ProbeGivesTheBuiltValues) {
+  build("kalah", 8, {.block_size = 256, .compression_level = 3, .dictionary_size = 4096});
+  RetrogradeBuilder builder(Rules::kalah(), 8);
+  for (int s = 0; s <= 8; ++s) builder.build_layer(s);
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah(6, 5));
+  ASSERT_TRUE(set.ok()) << set.error();
+  EXPECT_EQ((*set)->max_seeds(), 8);
+  for (int s = 0; s <= 8; ++s) {
+    for (uint64_t r = 0; r < builder.index().layer_size(s); r += 7) {
+      TableKey key;
+      builder.index().unrank(r, s, key.counts.data());
+      const ProbeResult probe = (*set)->probe_key(s, key);
+      ASSERT_TRUE(probe.ok()) << probe.message;
+      ASSERT_EQ(probe.value, builder.layer(s)[r]);
+    }
+  }
+}
+
+TEST_F(TableFiles, ProbeSeesPositionsFromTheSideToMove) {
+  build("kalah", 4);
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(set.ok());
+  // One seed each in A and a; whoever moves first sows it towards its store, and then the other
+  // side's row is empty or not... the two sides' positions mirror each other.
+  const Position south = *parse_position(Rules::kalah(), "1-0-0-0-0-2-0-0-0-0-0-1-22-22-S");
+  const Position north = *parse_position(Rules::kalah(), "0-0-0-0-0-1-1-0-0-0-0-2-22-22-N");
+  const ProbeResult a = (*set)->probe(south), b = (*set)->probe(north);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.value, b.value);
+}
+
+TEST_F(TableFiles, BytesAreTheSameWithOneThreadOrSeveral) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+  build("oware", 9);
+  const std::string one = read_bytes(layer_path("oware-abapa", 9));
+  fs::remove_all(dir_ / "oware-abapa");
+  omp_set_num_threads(2);
+  build("oware", 9);
+  omp_set_num_threads(saved);
+  EXPECT_EQ(read_bytes(layer_path("oware-abapa", 9)), one);
+}
+
+TEST_F(TableFiles, PositionWithMoreSeedsThanTablesIsNotCovered) {
+  build("kalah", 3);
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  const ProbeResult probe = (*set)->probe(start_position(Rules::kalah()));
+  EXPECT_EQ(probe.status, ProbeStatus::NotCovered);
+  EXPECT_NE(probe.message.find("48 seeds"), std::string::npos) << probe.message;
+}
+
+TEST_F(TableFiles, NoTablesForCongkak) {
+  EXPECT_FALSE(TableSet::open(dir_.string(), Rules::congkak()).ok());
+}
+
+TEST_F(TableFiles, TruncatedFileIsRefused) {
+  build("kalah", 6);
+  const std::string path = layer_path("kalah-6", 6);
+  const std::string bytes = read_bytes(path);
+  write_bytes(path, bytes.substr(0, bytes.size() - 10));
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("truncated"), std::string::npos) << file.error();
+  write_bytes(path, bytes.substr(0, 100));
+  EXPECT_FALSE(TableFile::open(path).ok());
+}
+
+TEST_F(TableFiles, CorruptHeaderIsRefused) {
+  build("kalah", 6);
+  const std::string path = layer_path("kalah-6", 6);
+  std::string bytes = read_bytes(path);
+  bytes[72] ^= 1;  // position count
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("header"), std::string::npos) << file.error();
+}
+
+TEST_F(TableFiles, BadMagicIsRefused) {
+  build("kalah", 2);
+  const std::string path = layer_path("kalah-6", 2);
+  std::string bytes = read_bytes(path);
+  bytes[0] = 'X';
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("magic"), std::string::npos);
+}
+
+TEST_F(TableFiles, TableOfAnotherGameIsRefused) {
+  build("kalah", 3);
+  // Put Kalah's files where Oware's tables are looked for.
+  fs::rename(dir_ / "kalah-6", dir_ / "oware-abapa");
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::oware());
+  ASSERT_TRUE(set.ok());
+  const Position p = *parse_position(Rules::oware(), "1-0-0-0-0-0-0-0-0-0-0-0-20-27-S");
+  const ProbeResult probe = (*set)->probe(p);
+  EXPECT_EQ(probe.status, ProbeStatus::Failed);
+  EXPECT_NE(probe.message.find("expected 'oware:abapa'"), std::string::npos) << probe.message;
+}
+
+TEST_F(TableFiles, MissingLayerIsAnExplicitFailure) {
+  build("kalah", 4);
+  fs::remove(layer_path("kalah-6", 2));
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  EXPECT_EQ((*set)->max_seeds(), 1);  // layers must be contiguous from 0
+  const Position p = *parse_position(Rules::kalah(), "1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
+  EXPECT_EQ((*set)->probe(p).status, ProbeStatus::NotCovered);
+}
+
+TEST_F(TableFiles, CorruptBlockIsAnErrorNotAValue) {
+  build("kalah", 7, {.block_size = 512, .compression_level = 3, .dictionary_size = 0});
+  const std::string path = layer_path("kalah-6", 7);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() - 3] ^= 0x55;  // inside the last block (its zstd checksum)
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_TRUE(file.ok()) << file.error();  // header, index and dictionary are intact
+  EXPECT_FALSE((*file)->data_checksum_ok());
+  Expected<int> value = (*file)->value((*file)->size() - 1);
+  EXPECT_FALSE(value.ok());
+}
+
+TEST_F(TableFiles, VerifyPassesOnGoodTables) {
+  build("oware:4:awari", 8);
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "oware-awari").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_TRUE(report->ok());
+  EXPECT_EQ(report->layers, 9);
+  EXPECT_EQ(report->mismatch_count, 0u);
+}
+
+TEST_F(TableFiles, VerifyCatchesAWrongValue) {
+  build("kalah", 6);
+  // Rewrite layer 5 as a valid file holding one wrong value.
+  RetrogradeBuilder builder(Rules::kalah(), 5);
+  for (int s = 0; s <= 5; ++s) builder.build_layer(s);
+  std::vector<int8_t> values = builder.layer(5);
+  values[100] = static_cast<int8_t>(values[100] + 1);
+  ASSERT_TRUE(write_table_file(layer_path("kalah-6", 5), "kalah:6", 6, 5, values).ok());
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  EXPECT_GE(report->mismatch_count, 1u);
+  ASSERT_FALSE(report->first_mismatches.empty());
+  EXPECT_EQ(report->first_mismatches[0].seeds, 5);
+}
+
+TEST_F(TableFiles, VerifyCatchesCorruptData) {
+  build("kalah", 5, {.block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  const std::string path = layer_path("kalah-6", 5);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() / 2 + 200] ^= 0x10;
+  write_bytes(path, bytes);
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_FALSE(report->errors.empty());
+}
+
+TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
+  build("kalah", 5);
+  const auto stamp = fs::last_write_time(layer_path("kalah-6", 3));
+  // A stale temporary file from a crash is ignored and replaced.
+  write_bytes(layer_path("kalah-6", 6) + ".tmp", "partial");
+  int resumed = 0, built = 0;
+  BuildRequest request{Rules::kalah(), 7, dir_.string(), {}};
+  ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) { (r.resumed ? resumed : built)++; }).ok());
+  EXPECT_EQ(resumed, 6);
+  EXPECT_EQ(built, 2);
+  EXPECT_EQ(fs::last_write_time(layer_path("kalah-6", 3)), stamp);
+  EXPECT_TRUE(fs::exists(layer_path("kalah-6", 7)));
+  EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6) + ".tmp"));
+}
+
+}  // namespace
+}  // namespace mancala::db

@@ -36,9 +36,13 @@ Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& 
     } else {
       const std::vector<int8_t>& values = builder.build_layer(s, progress);
       report.fixpoint_sweeps = builder.last_fixpoint_sweeps();
+      report.exits_seconds = builder.last_phase_seconds().exits;
+      report.levels_seconds = builder.last_phase_seconds().levels;
       if (progress) progress({s, "write", 0, 1});
+      const auto w0 = std::chrono::steady_clock::now();
       Expected<WriteReport> written = write_table_file(report.path, name, houses, s, values, request.write);
       if (!written) return Error{written.error()};
+      report.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
       report.file_size = written->file_size;
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -23,6 +23,9 @@ struct LayerReport {
   bool resumed = false;  // read back from an existing file
   double seconds = 0;
   int fixpoint_sweeps = 0;
+  double exits_seconds = 0;   // the builder's phases, and writing the file
+  double levels_seconds = 0;
+  double write_seconds = 0;
   uint64_t file_size = 0;
   std::string path;
 };

@@ -14,8 +14,8 @@
 namespace mancala::db {
 
 struct WriteOptions {
-  uint32_t block_size = 4096;   // positions per block
-  int compression_level = 12;   // zstd level
+  uint32_t block_size = 1024;  // positions per block: smaller probes faster, larger packs tighter
+  int compression_level = 19;  // zstd level
   size_t dictionary_size = 16 * 1024;  // 0: no dictionary
 };
 

@@ -3,7 +3,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <vector>
 
 #include "solver/moves.h"
@@ -95,8 +97,11 @@ int next_sown_slot(const Rules& rules, int h, Side mover, int origin, int slot) 
 
 }  // namespace
 
-void for_each_inner_parent(const Rules& rules, const Position& child,
-                           const std::function<void(const Position&, Move)>& visit) {
+namespace {
+
+// Un-moves (see for_each_inner_parent), compiled per game for the builder's hot loop.
+template <GameKind K, class Visit>
+void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visit) {
   const int h = child.houses;
   const Side mover = opponent(child.side_to_move);  // who made the inner move
   const int seeds = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
@@ -115,15 +120,32 @@ void for_each_inner_parent(const Rules& rules, const Position& child,
       Position candidate = parent;
       candidate.slots[origin] = static_cast<uint16_t>(n);
       // The candidate is a parent only if the move is legal there and gives exactly `child`.
-      const MoveList moves = generate_moves(rules, candidate);
+      MoveList moves;
+      generate_moves<K>(rules, candidate, moves);
       if (moves.contains(static_cast<Move>(house)) &&
-          apply_move(rules, candidate, static_cast<Move>(house)) == child)
+          apply_move<K>(rules, candidate, static_cast<Move>(house)) == child)
         visit(candidate, static_cast<Move>(house));
     }
   }
 }
 
+}  // namespace
+
+void for_each_inner_parent(const Rules& rules, const Position& child,
+                           const std::function<void(const Position&, Move)>& visit) {
+  if (rules.kind == GameKind::Oware) visit_inner_parents<GameKind::Oware>(rules, child, visit);
+  else visit_inner_parents<GameKind::Kalah>(rules, child, visit);
+}
+
 const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const BuildProgressFn& progress) {
+  if (rules_.kind == GameKind::Oware) build_layer_for<GameKind::Oware>(seeds, progress);
+  else build_layer_for<GameKind::Kalah>(seeds, progress);
+  return layers_[seeds];
+}
+
+template <GameKind K>
+void RetrogradeBuilder::build_layer_for(int seeds, const BuildProgressFn& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
   const uint64_t size = index_.layer_size(seeds);
   const int h = rules_.houses;
   const Rules& rules = rules_;
@@ -137,26 +159,38 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
   // Phase "exits".
   sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
     const Position p = position_from_key(key.counts.data(), h);
-    const MoveList moves = generate_moves(rules, p);
+    MoveList moves;
+    generate_moves<K>(rules, p, moves);
     if (moves.empty()) {  // the game is over: each row to its owner
       exits[r] = static_cast<int8_t>(final_outcome(rules, p).difference());
       return;
     }
+    // Children that leave the layer are looked up in the layers below: work out every rank
+    // first and prefetch, so that the cache misses overlap.
     int best = kNoExit;
     int inner = 0;
+    int count = 0;
+    std::array<int, kMaxHouses> gain{}, sign{}, layer{};
+    std::array<uint64_t, kMaxHouses> rank{};
     for (Move m : moves) {
-      const Position child = apply_move(rules, p, m);
+      const Position child = apply_move<K>(rules, p, m);
       const int left = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
       if (left == seeds) {
         ++inner;
         continue;
       }
-      const int value = table_move_value(p, child, [&](const Position& c) {
-        const TableKey k = table_key(c);
-        return static_cast<int>(layers[left][index.rank(k.counts.data())]);
-      });
-      best = std::max(best, value);
+      // South moved: its store gain minus North's, then the child's value, negated when North
+      // moves next (table_move_value spells out the same rule).
+      gain[count] = child.store(Side::South) - child.store(Side::North);
+      sign[count] = child.side_to_move == Side::South ? 1 : -1;
+      layer[count] = left;
+      const TableKey k = table_key(child);
+      rank[count] = index.rank(k.counts.data());
+      __builtin_prefetch(&layers[left][rank[count]]);
+      ++count;
     }
+    for (int i = 0; i < count; ++i)
+      best = std::max(best, gain[i] + sign[i] * static_cast<int>(layers[layer[i]][rank[i]]));
     exits[r] = static_cast<int8_t>(best);
     inner_left[r] = static_cast<uint8_t>(inner);
   });
@@ -168,6 +202,7 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
   // t. Each set is a least fixpoint, grown from the level above by following inner moves
   // backwards, so the result does not depend on the order of work. What is never won or lost
   // is worth 0: a draw, or a cycle no side can force its way out of.
+  const auto t1 = std::chrono::steady_clock::now();
   std::vector<uint64_t> frontier;
   int levels = 0;
   for (int t = seeds; t >= 1; --t) {
@@ -188,29 +223,44 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
       {
         std::vector<uint64_t> found;
         TableKey key;
+        // Parents are gathered a batch at a time and prefetched before they are updated, so
+        // that the cache misses on the big arrays overlap.
+        std::vector<std::pair<uint64_t, bool>> parents;  // (rank, child won)
+        auto update = [&] {
+          for (const auto& [q, won] : parents) {
+            __builtin_prefetch(&values[q]);
+            __builtin_prefetch(&inner_left[q]);
+          }
+          for (const auto& [q, won] : parents) {
+            std::atomic_ref<int8_t> value(values[q]);
+            if (won) {
+              // One more inner move of q reaches a won position.
+              std::atomic_ref<uint8_t> left(inner_left[q]);
+              if (left.fetch_sub(1, std::memory_order_relaxed) == 1 &&
+                  (exits[q] == kNoExit || exits[q] <= -t)) {
+                int8_t expected = 0;
+                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t))) found.push_back(q);
+              }
+            } else if (value.load(std::memory_order_relaxed) == 0) {
+              int8_t expected = 0;
+              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t))) found.push_back(q);
+            }
+          }
+          parents.clear();
+        };
 #pragma omp for schedule(dynamic, 256)
         for (size_t i = 0; i < frontier.size(); ++i) {
           const uint64_t r = frontier[i];
           index.unrank(r, seeds, key.counts.data());
           const Position p = position_from_key(key.counts.data(), h);
           const bool won = values[r] > 0;
-          for_each_inner_parent(rules, p, [&](const Position& parent, Move) {
+          visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
             const TableKey pk = table_key(parent);
-            const uint64_t q = index.rank(pk.counts.data());
-            std::atomic_ref<int8_t> value(values[q]);
-            if (won) {
-              // One more inner move of q reaches a won position.
-              std::atomic_ref<uint8_t> left(inner_left[q]);
-              if (left.fetch_sub(1) == 1 && (exits[q] == kNoExit || exits[q] <= -t)) {
-                int8_t expected = 0;
-                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t))) found.push_back(q);
-              }
-            } else {
-              int8_t expected = 0;
-              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t))) found.push_back(q);
-            }
+            parents.emplace_back(index.rank(pk.counts.data()), won);
           });
+          if (parents.size() >= 64) update();
         }
+        update();
 #pragma omp critical
         next.insert(next.end(), found.begin(), found.end());
       }
@@ -220,8 +270,10 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const Build
     }
   }
   last_sweeps_ = levels;
+  const auto t2 = std::chrono::steady_clock::now();
+  last_timings_ = {std::chrono::duration<double>(t1 - t0).count(),
+                   std::chrono::duration<double>(t2 - t1).count()};
   layers_[seeds] = std::move(values);
-  return layers_[seeds];
 }
 
 }  // namespace mancala

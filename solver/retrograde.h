@@ -62,13 +62,22 @@ class RetrogradeBuilder {
   const std::vector<int8_t>& layer(int seeds) const { return layers_[seeds]; }
   // Levels the last built layer went through.
   int last_fixpoint_sweeps() const { return last_sweeps_; }
+  struct PhaseSeconds {
+    double exits = 0;
+    double levels = 0;
+  };
+  PhaseSeconds last_phase_seconds() const { return last_timings_; }
 
  private:
+  template <GameKind K>
+  void build_layer_for(int seeds, const BuildProgressFn& progress);
+
   Rules rules_;
   int max_seeds_;
   TableIndex index_;
   std::vector<std::vector<int8_t>> layers_;
   int last_sweeps_ = 0;
+  PhaseSeconds last_timings_;
 };
 
 // Calls `visit(parent, move)` for every position with an inner move (one that keeps every seed

@@ -56,10 +56,11 @@ TEST(TableIndex, KeyIsSeenFromTheSideToMove) {
   p.slots = {1, 2, 0, 3, 4, 0};  // South 1 2, North 3 4
   p.side_to_move = Side::North;
   const TableKey key = table_key(p);
-  EXPECT_EQ(key.counts[0], 3);
-  EXPECT_EQ(key.counts[1], 4);
-  EXPECT_EQ(key.counts[2], 1);
-  EXPECT_EQ(key.counts[3], 2);
+  // North's houses (the mover's) last, each row from its last house to its first.
+  EXPECT_EQ(key.counts[0], 2);
+  EXPECT_EQ(key.counts[1], 1);
+  EXPECT_EQ(key.counts[2], 4);
+  EXPECT_EQ(key.counts[3], 3);
   const Position back = position_from_key(key.counts.data(), 2);
   EXPECT_EQ(back.side_to_move, Side::South);
   EXPECT_EQ(back.house(Side::South, 0), 3);

@@ -55,8 +55,8 @@ void run_build(const BuildOptions& options) {
   request.write.compression_level = options.level;
   fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
              options.max_seeds, request.database_dir, omp_get_max_threads());
-  fmt::print("{:>5} {:>14} {:>7} {:>9} {:>13} {:>9}  {}\n", "seeds", "positions", "sweeps",
-             "seconds", "bytes", "bits/pos", "");
+  fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds", "positions",
+             "levels", "seconds", "exits", "levels", "write", "bytes", "bits/pos", "");
   ProgressBar bar(options.quiet);
   uint64_t total_positions = 0, total_bytes = 0;
   double total_seconds = 0;
@@ -70,9 +70,10 @@ void run_build(const BuildOptions& options) {
         total_positions += layer.positions;
         total_bytes += layer.file_size;
         total_seconds += layer.seconds;
-        fmt::print("{:>5} {:>14} {:>7} {:>9.2f} {:>13} {:>9.3f}  {}\n", layer.seeds, layer.positions,
+        fmt::print("{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f}  {}\n",
+                   layer.seeds, layer.positions,
                    layer.resumed ? "-" : std::to_string(layer.fixpoint_sweeps), layer.seconds,
-                   layer.file_size, 8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
+                   layer.exits_seconds, layer.levels_seconds, layer.write_seconds, layer.file_size, 8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
                    layer.resumed ? "(kept from an earlier build)" : "");
         std::fflush(stdout);
       });

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# One command from a fresh Debian machine to a game: installs what is missing, builds (Release)
-# and starts the main job, a game of Kalah in the terminal against the computer.
-# Extra arguments go to `mancala play` (e.g. `scripts/run.sh oware --level 1`).
+# One command from a fresh Debian machine to a game: installs what is missing, builds (Release),
+# builds the default endgame tables on first use (Kalah 6 houses and Oware abapa, up to 15 seeds,
+# a few seconds; kept for later runs) and starts the main job, a game of Kalah in the terminal
+# against the computer. Extra arguments go to `mancala play` (e.g. `scripts/run.sh oware --level 1`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF
-exec "$root/build/tools/mancala" play "${@:-kalah}"
+mancala="$root/build/tools/mancala"
+for game in kalah oware; do
+  # A finished build is kept: this returns at once when the tables are there.
+  "$mancala" db build "$game" --max-seeds 15 --quiet >/dev/null
+done
+exec "$mancala" play "${@:-kalah}"

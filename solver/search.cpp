@@ -1,0 +1,234 @@
+#include "solver/search.h"
+
+#include <algorithm>
+#include <array>
+
+namespace mancala {
+
+namespace {
+
+constexpr int kInfinity = 10000;
+
+// Bound kinds of a table entry.
+constexpr uint8_t kLower = 1, kUpper = 2, kExact = 3;
+
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+uint64_t position_hash(const Position& p) {
+  uint64_t h = static_cast<uint64_t>(p.side_to_move) + 0x51ED27u * p.houses;
+  for (Side side : {Side::South, Side::North}) {
+    const int base = p.first_house(side);
+    for (int i = 0; i < p.houses; ++i) h = h * 0x100000001B3ull + p.slots[base + i] + 1;
+  }
+  return mix(h);
+}
+
+// One transposition table slot, 16 bytes. Scores are kept without the stores ("future": the
+// score minus the mover's store lead), so that a position reached with other stores still hits.
+struct Search::Entry {
+  uint64_t key = 0;
+  int16_t future = 0;
+  int8_t depth = -1;    // remaining depth searched; -1: empty
+  uint8_t bound = 0;    // kLower, kUpper or kExact
+  uint8_t move = 0;     // best move found, the first to try
+  uint8_t proven = 0;   // the bound is game-theoretic, good at any depth
+  uint8_t padding[2] = {};
+};
+
+Search::Search(const Rules& rules, size_t table_megabytes, const ExactValues* tables)
+    : rules_(rules), tables_(tables) {
+  size_t entries = 1;
+  while (entries * 2 * sizeof(Entry) <= table_megabytes * 1024 * 1024) entries *= 2;
+  table_.assign(entries, Entry{});
+  mask_ = entries - 1;
+  use_table_ = table_megabytes > 0;
+}
+
+Search::~Search() = default;
+
+void Search::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+
+bool Search::out_of_time() {
+  if (stop_.load(std::memory_order_relaxed)) return true;
+  if (node_limit_ && nodes_ >= node_limit_) return true;
+  if (time_limit_ > 0) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (elapsed >= time_limit_) return true;
+  }
+  return false;
+}
+
+template <GameKind K>
+Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta, int ply) {
+  ++nodes_;
+  if ((nodes_ & 1023) == 0 && out_of_time()) aborted_ = true;
+  if (aborted_) return {0, false};
+  const Side mover = p.side_to_move;
+  const int lead = p.store(mover) - p.store(opponent(mover));
+
+  MoveList moves;
+  generate_moves<K>(rules_, p, moves);
+  if (moves.empty()) {
+    const Outcome end = final_outcome(rules_, p);
+    return {mover == Side::South ? end.difference() : -end.difference(), true};
+  }
+  if (tables_) {
+    if (const std::optional<int> v = tables_->value(p)) return {lead + *v, true};
+  }
+  const uint64_t key = position_hash(p);
+  // Oware can cycle: a position already on the current line is worth what the stores hold
+  // now (an endless cycle gives neither side more). It depends on the path, so it is not proven.
+  if constexpr (K == GameKind::Oware) {
+    for (size_t i = path_.size(); i-- > 0;)
+      if (path_[i] == key) return {lead, false};
+  }
+  if (depth <= 0) return {lead, false};
+
+  Entry& entry = table_[key & mask_];
+  int tt_move = -1;
+  if (use_table_ && entry.key == key && entry.depth >= 0) {
+    tt_move = entry.move;
+    if (entry.proven || entry.depth >= depth) {
+      const int score = entry.future + lead;
+      if (entry.bound == kExact || (entry.bound == kLower && score >= beta) ||
+          (entry.bound == kUpper && score <= alpha))
+        if (ply > 0) return {score, entry.proven != 0};
+    }
+  }
+
+  // Children, best first: the table's move, then by what the move itself gains (an extra turn
+  // counts as a seed).
+  struct Child {
+    Position position;
+    Move move;
+    int order;
+  };
+  std::array<Child, kMaxHouses> children;
+  const int n = moves.size();
+  for (int i = 0; i < n; ++i) {
+    Child& c = children[i];
+    c.move = moves[i];
+    c.position = apply_move<K>(rules_, p, c.move);
+    const int gain = (c.position.store(mover) - p.store(mover)) -
+                     (c.position.store(opponent(mover)) - p.store(opponent(mover)));
+    c.order = (c.move == tt_move ? 1000 : 0) + 4 * gain + (c.position.side_to_move == mover ? 2 : 0);
+  }
+  std::sort(children.begin(), children.begin() + n, [](const Child& a, const Child& b) { return a.order > b.order; });
+
+  if constexpr (K == GameKind::Oware) path_.push_back(key);
+  const int alpha_in = alpha;
+  int best = -kInfinity;
+  Move best_move = children[0].move;
+  bool proven = true;
+  for (int i = 0; i < n; ++i) {
+    const Child& c = children[i];
+    const bool same = c.position.side_to_move == mover;
+    auto child_value = [&](int a, int b) {
+      if (same) return negamax<K>(c.position, depth - 1, a, b, ply + 1);
+      const Value v = negamax<K>(c.position, depth - 1, -b, -a, ply + 1);
+      return Value{-v.score, v.proven};
+    };
+    Value v;
+    if (i == 0) {
+      v = child_value(alpha, beta);
+    } else {
+      v = child_value(alpha, alpha + 1);  // principal variation search: prove it is no better
+      if (v.score > alpha && v.score < beta) v = child_value(alpha, beta);
+    }
+    if (aborted_) break;
+    if (v.score > best) {
+      best = v.score;
+      best_move = c.move;
+    }
+    if (best > alpha) alpha = best;
+    if (alpha >= beta) {
+      proven = v.proven;  // a proven refutation proves the lower bound
+      break;
+    }
+    proven = proven && v.proven;
+  }
+  if constexpr (K == GameKind::Oware) path_.pop_back();
+  if (aborted_) return {0, false};
+
+  if (ply == 0) root_best_ = best_move;
+  if (!use_table_) return {best, proven};
+  entry.key = key;
+  entry.future = static_cast<int16_t>(best - lead);
+  entry.depth = static_cast<int8_t>(std::min(depth, 127));
+  entry.bound = best <= alpha_in ? kUpper : best >= beta ? kLower : kExact;
+  entry.move = best_move;
+  entry.proven = proven;
+  return {best, proven};
+}
+
+Search::Value Search::dispatch(const Position& p, int depth, int alpha, int beta) {
+  switch (rules_.kind) {
+    case GameKind::Kalah: return negamax<GameKind::Kalah>(p, depth, alpha, beta, 0);
+    case GameKind::Oware: return negamax<GameKind::Oware>(p, depth, alpha, beta, 0);
+    case GameKind::Congkak: return negamax<GameKind::Congkak>(p, depth, alpha, beta, 0);
+  }
+  return {0, false};
+}
+
+int Search::search_depth(const Position& position, int depth, bool* proven) {
+  aborted_ = false;
+  stop_.store(false);
+  node_limit_ = 0;
+  time_limit_ = 0;
+  path_.clear();
+  const Value v = dispatch(position, depth, -kInfinity, kInfinity);
+  if (proven) *proven = v.proven;
+  return v.score;
+}
+
+std::vector<Move> Search::principal_variation(const Position& root, int max_length) const {
+  std::vector<Move> pv;
+  Position p = root;
+  for (int i = 0; i < max_length; ++i) {
+    const MoveList moves = generate_moves(rules_, p);
+    if (moves.empty()) break;
+    const Entry& e = table_[position_hash(p) & mask_];
+    if (e.key != position_hash(p) || e.depth < 0 || !moves.contains(e.move)) break;
+    pv.push_back(e.move);
+    p = apply_move(rules_, p, e.move);
+  }
+  return pv;
+}
+
+SearchResult Search::run(const Position& position, const SearchLimits& limits,
+                         const std::function<void(const SearchResult&)>& on_iteration) {
+  started_ = std::chrono::steady_clock::now();
+  nodes_ = 0;
+  node_limit_ = limits.max_nodes;
+  time_limit_ = limits.max_seconds;
+  stop_.store(false);
+  aborted_ = false;
+  SearchResult result;
+  result.best = generate_moves(rules_, position)[0];
+  for (int depth = 1; depth <= limits.max_depth; ++depth) {
+    path_.clear();
+    const Value v = dispatch(position, depth, -kInfinity, kInfinity);
+    if (aborted_) break;
+    result.best = root_best_;
+    result.score = v.score;
+    result.proven = v.proven;
+    result.depth = depth;
+    result.nodes = nodes_;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    result.pv = principal_variation(position, depth);
+    if (result.pv.empty() || result.pv[0] != result.best) result.pv.insert(result.pv.begin(), result.best);
+    if (on_iteration) on_iteration(result);
+    if (v.proven) break;
+  }
+  result.nodes = nodes_;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return result;
+}
+
+}  // namespace mancala

@@ -8,6 +8,10 @@ std::string level_name(int level) {
   switch (level) {
     case 1: return "level 1 (random)";
     case 2: return "level 2 (greedy)";
+    case 3: return "level 3 (search, 4 plies)";
+    case 4: return "level 4 (search, 8 plies)";
+    case 5: return "level 5 (timed search)";
+    case 6: return "level 6 (Pro)";
     default: return "level " + std::to_string(level);
   }
 }
@@ -24,12 +28,36 @@ int immediate_gain(const Rules& rules, const Position& position, Move move) {
 
 }  // namespace
 
-Move Player::choose(const Game& game) {
-  const MoveList moves = game.legal_moves();
-  if (level_ <= 1) return moves[static_cast<int>(random_.below(static_cast<uint32_t>(moves.size())))];
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables, const Position& p,
+                                    Move move) {
+  const Side mover = p.side_to_move;
+  const Position child = apply_move(rules, p, move);
+  const int gain = (child.store(mover) - p.store(mover)) - (child.store(opponent(mover)) - p.store(opponent(mover)));
+  if (generate_moves(rules, child).empty()) {
+    const Outcome end = final_outcome(rules, child);
+    const int final_lead = mover == Side::South ? end.difference() : -end.difference();
+    return final_lead - (p.store(mover) - p.store(opponent(mover)));
+  }
+  const std::optional<int> v = tables.value(child);
+  if (!v) return std::nullopt;
+  return gain + (child.side_to_move == mover ? *v : -*v);
+}
+
+Player::Player(const Rules& rules, const PlayerOptions& options)
+    : rules_(rules), options_(options), random_(options.seed) {
+  // Fixed-depth levels need only a small table (and matches create many players).
+  const size_t megabytes = options_.level == 3 ? 1 : options_.level == 4 ? 4 : options_.table_megabytes;
+  if (options_.level >= 3)
+    search_ = std::make_unique<Search>(rules, megabytes,
+                                       options_.level >= 6 ? options_.tables : nullptr);
+}
+
+Player::~Player() = default;
+
+Move Player::choose_greedy(const Game& game) {
   std::vector<Move> best;
   int best_gain = -1000000;
-  for (Move m : moves) {
+  for (Move m : game.legal_moves()) {
     const int gain = immediate_gain(game.rules(), game.position(), m);
     if (gain > best_gain) {
       best_gain = gain;
@@ -38,6 +66,55 @@ Move Player::choose(const Game& game) {
     if (gain == best_gain) best.push_back(m);
   }
   return best[random_.below(static_cast<uint32_t>(best.size()))];
+}
+
+bool Player::choose_exact(const Position& p, Move& move, Thinking* thinking) {
+  const ExactValues& tables = *options_.tables;
+  if (!tables.value(p)) return false;
+  std::vector<Move> best;
+  int best_value = -1000000;
+  for (Move m : generate_moves(rules_, p)) {
+    const std::optional<int> v = exact_move_value(rules_, tables, p, m);
+    if (!v) return false;
+    if (*v > best_value) {
+      best_value = *v;
+      best.clear();
+    }
+    if (*v == best_value) best.push_back(m);
+  }
+  move = best[random_.below(static_cast<uint32_t>(best.size()))];
+  if (thinking) {
+    *thinking = Thinking{};
+    thinking->score = p.store(p.side_to_move) - p.store(opponent(p.side_to_move)) + best_value;
+    thinking->exact = true;
+    thinking->from_tables = true;
+    thinking->pv = {move};
+  }
+  return true;
+}
+
+Move Player::choose(const Game& game, Thinking* thinking) {
+  const MoveList moves = game.legal_moves();
+  if (options_.level <= 1) return moves[static_cast<int>(random_.below(static_cast<uint32_t>(moves.size())))];
+  if (options_.level == 2) return choose_greedy(game);
+  const Position& p = game.position();
+  Move move;
+  if (options_.level >= 6 && options_.tables && choose_exact(p, move, thinking)) return move;
+  SearchLimits limits;
+  if (options_.level == 3) limits.max_depth = 4;
+  else if (options_.level == 4) limits.max_depth = 8;
+  else {
+    limits.max_seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;
+    limits.max_nodes = options_.nodes_per_move;
+  }
+  const SearchResult r = search_->run(p, limits);
+  // Repetition is a property of the game, not of the position the search sees: a move the
+  // game refuses (never, today: the search only plays legal moves) falls back to the first.
+  move = moves.contains(r.best) ? r.best : moves[0];
+  if (thinking) {
+    *thinking = Thinking{r.depth, r.score, r.proven, false, r.pv, r.nodes, r.seconds};
+  }
+  return move;
 }
 
 }  // namespace mancala

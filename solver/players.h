@@ -1,32 +1,74 @@
-// Computer players. Level 1 plays a random legal move; level 2 is greedy: the move with the best
-// immediate gain (its own store growth minus the opponent's), ties broken at random. The search
-// levels 3-6 build on the same interface.
+// Computer players, levels 1 to 6:
+//   1 random       a random legal move
+//   2 greedy       the move with the best immediate gain (own store growth minus the
+//                  opponent's), ties broken at random
+//   3 shallow      alpha-beta search 4 plies deep
+//   4 deeper       alpha-beta search 8 plies deep
+//   5 timed        iterative deepening within a time budget (default 1 s a move)
+//   6 Pro          level 5 with the endgame tables: inside them it plays a move of the best exact
+//                  value (never throwing away a won or drawn result); outside, the search uses
+//                  them wherever a line enters them
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "solver/game.h"
 #include "solver/random.h"
+#include "solver/search.h"
 
 namespace mancala {
 
 inline constexpr int kMinLevel = 1;
-inline constexpr int kMaxImplementedLevel = 2;
+inline constexpr int kMaxLevel = 6;
 
 std::string level_name(int level);
 
+struct PlayerOptions {
+  int level = 2;
+  uint64_t seed = 1;
+  double seconds_per_move = 1.0;        // levels 5 and 6
+  uint64_t nodes_per_move = 0;          // levels 5 and 6: a node budget instead (0: none)
+  const ExactValues* tables = nullptr;  // level 6; must outlive the player
+  size_t table_megabytes = 32;          // transposition table of the search levels
+};
+
+// What the computer thought, for showing it.
+struct Thinking {
+  int depth = 0;
+  int score = 0;         // predicted final store difference for the side that moved
+  bool exact = false;    // a game-theoretic value (endgame tables or a proven search)
+  bool from_tables = false;
+  std::vector<Move> pv;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
 class Player {
  public:
-  Player(int level, uint64_t seed) : level_(level), random_(seed) {}
+  Player(const Rules& rules, const PlayerOptions& options);
+  ~Player();
 
-  int level() const { return level_; }
+  int level() const { return options_.level; }
   // A legal move for the side to move; the game must not be over.
-  Move choose(const Game& game);
+  Move choose(const Game& game, Thinking* thinking = nullptr);
 
  private:
-  int level_;
+  Move choose_greedy(const Game& game);
+  // Level 6 inside the tables: every move's exact value; false when the position is outside.
+  bool choose_exact(const Position& p, Move& move, Thinking* thinking);
+
+  Rules rules_;
+  PlayerOptions options_;
   Random random_;
+  std::unique_ptr<Search> search_;
 };
+
+// The exact value of a move for the mover (its store gain minus the opponent's plus what follows),
+// from tables; nullopt when the position after it is outside them.
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables, const Position& p,
+                                    Move move);
 
 }  // namespace mancala

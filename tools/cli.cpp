@@ -1,7 +1,10 @@
 #include "tools/cli.h"
 
+#include "solver/moves.h"
+
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 
@@ -40,6 +43,20 @@ std::string json_string(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves) {
+  std::string line;
+  Position p = from;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (!generate_moves(rules, p).contains(moves[i])) break;
+    if (i > 0 && line.back() != ' ' && (std::isupper(static_cast<unsigned char>(line.back())) != 0) !=
+                                           (p.side_to_move == Side::South))
+      line += ' ';  // a new turn
+    line += move_letter(p.side_to_move, moves[i]);
+    p = apply_move(rules, p, moves[i]);
+  }
+  return line;
 }
 
 std::string side_name(Side side) { return side == Side::South ? "South" : "North"; }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "solver/position.h"
 #include "solver/rules.h"
@@ -33,6 +34,8 @@ bool stdout_is_color_terminal();
 bool stderr_is_terminal();
 
 std::string json_string(std::string_view text);
+// A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
+std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves);
 std::string side_name(Side side);  // "South" / "North"
 
 // Subcommands, one file each.
@@ -41,5 +44,8 @@ void add_apply_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_db_command(CLI::App& app);
+void add_match_command(CLI::App& app);
+void add_analyse_command(CLI::App& app);
+void add_solve_command(CLI::App& app);
 
 }  // namespace mancala::cli

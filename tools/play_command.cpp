@@ -15,6 +15,7 @@
 #include "solver/record.h"
 #include "tools/board_view.h"
 #include "tools/cli.h"
+#include "tools/engine_setup.h"
 
 namespace mancala::cli {
 
@@ -24,6 +25,9 @@ struct PlayOptions {
   std::string game = "kalah";
   std::string position;
   int level = 2;
+  double seconds = 1.0;
+  std::string db;
+  bool think = false;
   bool human_vs_human = false;
   bool computer_first = false;
   bool no_color = false;
@@ -49,11 +53,13 @@ std::string today() {
 
 class TerminalGame {
  public:
-  TerminalGame(const PlayOptions& options, const Rules& rules, const Position& start)
+  TerminalGame(const PlayOptions& options, const Rules& rules, const Position& start,
+               const ExactValues* tables)
       : options_(options),
         game_(rules, start),
-        computer_(options.level, options.seed ? options.seed
-                                              : static_cast<uint64_t>(std::time(nullptr))),
+        computer_(rules, PlayerOptions{options.level,
+                                       options.seed ? options.seed : static_cast<uint64_t>(std::time(nullptr)),
+                                       options.seconds, 0, tables}),
         color_(!options.no_color && stdout_is_color_terminal()) {
     computer_side_ = options.computer_first ? Side::South : Side::North;
   }
@@ -118,7 +124,21 @@ class TerminalGame {
     show();
   }
 
-  void computer_move() { play(computer_.choose(game_)); }
+  void computer_move() {
+    Thinking thinking;
+    const Move move = computer_.choose(game_, &thinking);
+    if (options_.think && computer_.level() >= 3) {
+      const Side mover = game_.position().side_to_move;
+      const std::string line = format_line(game_.rules(), game_.position(), thinking.pv);
+      if (thinking.from_tables)
+        fmt::print("  [tables: exact final score {:+} for {}]\n", thinking.score, side_name(mover));
+      else
+        fmt::print("  [depth {}, score {:+}{} for {}, {} nodes in {:.2f} s, line {}]\n", thinking.depth,
+                   thinking.score, thinking.exact ? " (exact)" : "", side_name(mover), thinking.nodes,
+                   thinking.seconds, line);
+    }
+    play(move);
+  }
 
   void announce_end() {
     announced_end_ = true;
@@ -250,9 +270,16 @@ class TerminalGame {
 void run_play(const PlayOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position start = require_position(rules, options.position);
-  if (options.level < kMinLevel || options.level > kMaxImplementedLevel)
-    throw UsageError(fmt::format("--level must be from {} to {}", kMinLevel, kMaxImplementedLevel));
-  TerminalGame(options, rules, start).run();
+  if (options.level < kMinLevel || options.level > kMaxLevel)
+    throw UsageError(fmt::format("--level must be from {} to {}", kMinLevel, kMaxLevel));
+  if (options.seconds <= 0) throw UsageError("--seconds must be positive");
+  std::unique_ptr<db::TableValues> tables;
+  if (options.level == 6 && !options.human_vs_human) {
+    std::string why_not;
+    tables = open_table_values(rules, options.db, &why_not);
+    if (!tables) fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
+  }
+  TerminalGame(options, rules, start, tables.get()).run();
 }
 
 }  // namespace
@@ -261,7 +288,11 @@ void add_play_command(CLI::App& app) {
   auto options = std::make_shared<PlayOptions>();
   CLI::App* cmd = app.add_subcommand("play", "Play a game in the terminal");
   cmd->add_option("GAME", options->game, "Game and variant (default kalah)");
-  cmd->add_option("--level,-l", options->level, "Computer level: 1 random, 2 greedy (default 2)");
+  cmd->add_option("--level,-l", options->level,
+                  "Computer level: 1 random, 2 greedy, 3-4 search, 5 timed search, 6 Pro with endgame tables (default 2)");
+  cmd->add_option("--seconds", options->seconds, "Thinking time per move for levels 5 and 6 (default 1)");
+  cmd->add_option("--db", options->db, "Endgame table directory for level 6 (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_flag("--think", options->think, "Show the computer's thinking (depth, score, best line)");
   cmd->add_flag("--human-vs-human,-2", options->human_vs_human, "Two people at one terminal");
   cmd->add_flag("--computer-first", options->computer_first, "The computer plays South and opens");
   cmd->add_option("--position,-p", options->position, "Start from this position string");

@@ -1,0 +1,60 @@
+#include "solver/match.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mancala {
+
+std::vector<Move> random_opening(const Rules& rules, Random& random, int plies) {
+  std::vector<Move> opening;
+  Position p = start_position(rules);
+  for (int i = 0; i < plies; ++i) {
+    const MoveList moves = generate_moves(rules, p);
+    if (moves.empty()) break;
+    const Move m = moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))];
+    const Position next = apply_move(rules, p, m);
+    if (generate_moves(rules, next).empty()) break;  // keep games that still need playing
+    opening.push_back(m);
+    p = next;
+  }
+  return opening;
+}
+
+Game play_game(const Rules& rules, Player& south, Player& north, const std::vector<Move>& opening) {
+  Game game(rules);
+  for (Move m : opening) game.play(m);
+  while (!game.is_over()) {
+    Player& player = game.position().side_to_move == Side::South ? south : north;
+    game.play(player.choose(game));
+  }
+  return game;
+}
+
+double MatchScore::points() const {
+  return games() ? (wins + 0.5 * draws) / games() : 0.5;
+}
+
+namespace {
+double elo_of(double p) { return -400.0 * std::log10(1.0 / p - 1.0); }
+}  // namespace
+
+EloEstimate MatchScore::elo() const {
+  const int n = games();
+  if (n == 0) return {};
+  const double lo = 0.5 / n, hi = 1.0 - 0.5 / n;
+  const double p = std::clamp(points(), lo, hi);
+  const double mean = points();
+  const double variance = (wins * (1 - mean) * (1 - mean) + draws * (0.5 - mean) * (0.5 - mean) +
+                           losses * mean * mean) / n;
+  const double se = std::sqrt(variance / n);
+  const double p_low = std::clamp(p - 1.96 * se, lo, hi), p_high = std::clamp(p + 1.96 * se, lo, hi);
+  return {elo_of(p), (elo_of(p_high) - elo_of(p_low)) / 2};
+}
+
+void MatchScore::add(Winner winner, Side a_side) {
+  if (winner == Winner::Draw) ++draws;
+  else if ((winner == Winner::South) == (a_side == Side::South)) ++wins;
+  else ++losses;
+}
+
+}  // namespace mancala

@@ -43,9 +43,10 @@ EloEstimate MatchScore::elo() const {
   if (n == 0) return {};
   const double lo = 0.5 / n, hi = 1.0 - 0.5 / n;
   const double p = std::clamp(points(), lo, hi);
-  const double mean = points();
-  const double variance = (wins * (1 - mean) * (1 - mean) + draws * (0.5 - mean) * (0.5 - mean) +
-                           losses * mean * mean) / n;
+  // The spread of one game's points, about the (clamped) mean, so that a clean sweep still
+  // gets a margin.
+  const double variance = std::max((wins * (1 - p) * (1 - p) + draws * (0.5 - p) * (0.5 - p) + losses * p * p) / n,
+                                   p * (1 - p) / n);
   const double se = std::sqrt(variance / n);
   const double p_low = std::clamp(p - 1.96 * se, lo, hi), p_high = std::clamp(p + 1.96 * se, lo, hi);
   return {elo_of(p), (elo_of(p_high) - elo_of(p_low)) / 2};

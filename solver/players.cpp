@@ -8,7 +8,7 @@ std::string level_name(int level) {
   switch (level) {
     case 1: return "level 1 (random)";
     case 2: return "level 2 (greedy)";
-    case 3: return "level 3 (search, 4 plies)";
+    case 3: return "level 3 (search, 2 plies)";
     case 4: return "level 4 (search, 8 plies)";
     case 5: return "level 5 (timed search)";
     case 6: return "level 6 (Pro)";
@@ -101,7 +101,7 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   Move move;
   if (options_.level >= 6 && options_.tables && choose_exact(p, move, thinking)) return move;
   SearchLimits limits;
-  if (options_.level == 3) limits.max_depth = 4;
+  if (options_.level == 3) limits.max_depth = 2;
   else if (options_.level == 4) limits.max_depth = 8;
   else {
     limits.max_seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;

@@ -2,7 +2,7 @@
 //   1 random       a random legal move
 //   2 greedy       the move with the best immediate gain (own store growth minus the
 //                  opponent's), ties broken at random
-//   3 shallow      alpha-beta search 4 plies deep
+//   3 shallow      alpha-beta search 2 plies deep
 //   4 deeper       alpha-beta search 8 plies deep
 //   5 timed        iterative deepening within a time budget (default 1 s a move)
 //   6 Pro          level 5 with the endgame tables: inside them it plays a move of the best exact

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   mancala::cli::add_bench_command(app);
   mancala::cli::add_db_command(app);
   mancala::cli::add_match_command(app);
+  mancala::cli::add_analyse_command(app);
+  mancala::cli::add_solve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

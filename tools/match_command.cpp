@@ -26,7 +26,7 @@ struct MatchOptions {
   uint64_t seed = 1;
   double seconds = 1.0;
   uint64_t nodes = 0;
-  int opening_plies = 2;
+  int opening_plies = 4;
   int threads = 0;
   std::string pgn;
   std::string db;
@@ -123,7 +123,7 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--b", o->b, "Level of player B (1-6)")->required();
   cmd->add_option("--games,-n", o->games, "Number of games (default 100); colours alternate");
   cmd->add_option("--seed", o->seed, "Seed of the openings and the random choices (default 1)");
-  cmd->add_option("--opening-plies", o->opening_plies, "Random moves that open each pair of games (default 2)");
+  cmd->add_option("--opening-plies", o->opening_plies, "Random moves that open each pair of games (default 4)");
   cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)");
   cmd->add_option("--nodes", o->nodes, "Node budget per move for levels 5 and 6 instead of time (reproducible)");
   cmd->add_option("--threads,-t", o->threads, "Games played at once (default: all cores)");

@@ -7,6 +7,7 @@
 #include "solver/random.h"
 #include "solver/retrograde.h"
 #include "solver/search.h"
+#include "tests/builder_values.h"
 
 namespace mancala {
 namespace {
@@ -78,24 +79,6 @@ TEST(Search, ProvenScoresWithTheTableEqualExhaustiveValues) {
     }
   }
 }
-
-// Exact values from a builder, as the search sees the tables.
-class BuilderValues : public ExactValues {
- public:
-  BuilderValues(const Rules& rules, int max_seeds) : builder_(rules, max_seeds) {
-    for (int s = 0; s <= max_seeds; ++s) builder_.build_layer(s);
-  }
-  std::optional<int> value(const Position& p) const override {
-    const int seeds = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
-    if (seeds > builder_.max_seeds()) return std::nullopt;
-    const TableKey key = table_key(p);
-    return builder_.layer(seeds)[builder_.index().rank(key.counts.data())];
-  }
-  int calls = 0;
-
- private:
-  RetrogradeBuilder builder_;
-};
 
 // Positions with 10 seeds on the board searched with tables up to 8 seeds must find the exact
 // values that tables up to 10 seeds hold.

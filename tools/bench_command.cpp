@@ -6,7 +6,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "solver/moves.h"
 #include "solver/perft.h"
+#include "solver/random.h"
+#include "solver/search.h"
 #include "tools/cli.h"
 
 namespace mancala::cli {
@@ -20,10 +23,50 @@ struct PerftWorkload {
 
 // Sized to take about a second each on a 2020s core.
 constexpr PerftWorkload kPerftWorkloads[] = {
-    {"kalah", 10},
-    {"oware", 10},
-    {"congkak", 8},
+    {"kalah", 11},
+    {"oware", 11},
+    {"congkak", 9},
 };
+
+struct SearchWorkload {
+  const char* game;
+  int depth;
+};
+
+// Fixed-depth searches from the start and from positions a fixed random opening reaches.
+constexpr SearchWorkload kSearchWorkloads[] = {
+    {"kalah", 16},
+    {"oware", 15},
+    {"congkak", 10},
+};
+constexpr int kSearchPositions = 6;
+
+struct SearchFigures {
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+SearchFigures run_search_workload(const SearchWorkload& work) {
+  const Rules rules = require_rules(work.game);
+  SearchFigures figures;
+  Random random(2026);
+  Position p = start_position(rules);
+  for (int i = 0; i < kSearchPositions; ++i) {
+    Search search(rules, 16);  // a fresh table per position keeps the count reproducible
+    const auto t0 = std::chrono::steady_clock::now();
+    search.search_depth(p, work.depth);
+    figures.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    figures.nodes += search.nodes();
+    for (int k = 0; k < 3; ++k) {  // the next position: three random plies on
+      const MoveList moves = generate_moves(rules, p);
+      if (moves.empty()) break;
+      const Position next = apply_move(rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
+      if (generate_moves(rules, next).empty()) break;
+      p = next;
+    }
+  }
+  return figures;
+}
 
 void run_bench(bool json) {
   if (!json) {
@@ -51,8 +94,30 @@ void run_bench(bool json) {
       std::fflush(stdout);
     }
   }
-  if (json) fmt::print("{{\"perft\": [{}], \"moves_applied\": {}}}\n", rows, total_applied);
-  else fmt::print("total moves applied: {}\n", total_applied);
+  if (!json) {
+    fmt::print("total moves applied: {}\n\n", total_applied);
+    fmt::print("search workloads (single thread, {} positions each, fixed depth, no tables)\n", kSearchPositions);
+    fmt::print("{:<10} {:>5} {:>14} {:>9} {:>12}\n", "game", "depth", "nodes", "seconds", "nodes/s");
+  }
+  std::string search_rows;
+  uint64_t total_nodes = 0;
+  for (const SearchWorkload& work : kSearchWorkloads) {
+    const SearchFigures f = run_search_workload(work);
+    total_nodes += f.nodes;
+    if (json) {
+      search_rows += fmt::format("{}{{\"game\": {}, \"depth\": {}, \"nodes\": {}, \"seconds\": {:.6f}}}",
+                                 search_rows.empty() ? "" : ", ", json_string(work.game), work.depth, f.nodes, f.seconds);
+    } else {
+      fmt::print("{:<10} {:>5} {:>14} {:>9.3f} {:>11.2f}M\n", work.game, work.depth, f.nodes, f.seconds,
+                 static_cast<double>(f.nodes) / f.seconds / 1e6);
+      std::fflush(stdout);
+    }
+  }
+  if (json)
+    fmt::print("{{\"perft\": [{}], \"moves_applied\": {}, \"search\": [{}], \"search_nodes\": {}}}\n", rows,
+               total_applied, search_rows, total_nodes);
+  else
+    fmt::print("total search nodes (the signature of the search's behaviour): {}\n", total_nodes);
 }
 
 }  // namespace

@@ -78,7 +78,8 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     const Outcome end = final_outcome(rules_, p);
     return {mover == Side::South ? end.difference() : -end.difference(), true};
   }
-  if (tables_) {
+  // The root is searched even inside the tables, so that it has a best move.
+  if (tables_ && ply > 0) {
     if (const std::optional<int> v = tables_->value(p)) return {lead + *v, true};
   }
   const uint64_t key = position_hash(p);
@@ -187,6 +188,31 @@ int Search::search_depth(const Position& position, int depth, bool* proven) {
   return v.score;
 }
 
+std::optional<Move> Search::best_exact_move(const Position& p) const {
+  if (!tables_ || !tables_->value(p)) return std::nullopt;
+  const Side mover = p.side_to_move;
+  std::optional<Move> best;
+  int best_value = -kInfinity;
+  for (Move m : generate_moves(rules_, p)) {
+    const Position c = apply_move(rules_, p, m);
+    int lead;  // the mover's final lead after m, with perfect play
+    if (generate_moves(rules_, c).empty()) {
+      const Outcome end = final_outcome(rules_, c);
+      lead = mover == Side::South ? end.difference() : -end.difference();
+    } else {
+      const std::optional<int> v = tables_->value(c);
+      if (!v) return std::nullopt;
+      const int child_lead = c.store(c.side_to_move) - c.store(opponent(c.side_to_move)) + *v;
+      lead = c.side_to_move == mover ? child_lead : -child_lead;
+    }
+    if (lead > best_value) {
+      best_value = lead;
+      best = m;
+    }
+  }
+  return best;
+}
+
 std::vector<Move> Search::principal_variation(const Position& root, int max_length) const {
   std::vector<Move> pv;
   Position p = root;
@@ -194,9 +220,16 @@ std::vector<Move> Search::principal_variation(const Position& root, int max_leng
     const MoveList moves = generate_moves(rules_, p);
     if (moves.empty()) break;
     const Entry& e = table_[position_hash(p) & mask_];
-    if (e.key != position_hash(p) || e.depth < 0 || !moves.contains(e.move)) break;
-    pv.push_back(e.move);
-    p = apply_move(rules_, p, e.move);
+    Move next;
+    if (use_table_ && e.key == position_hash(p) && e.depth >= 0 && moves.contains(e.move)) {
+      next = e.move;
+    } else if (const std::optional<Move> exact = best_exact_move(p)) {
+      next = *exact;  // inside the tables the line goes on with a best exact move
+    } else {
+      break;
+    }
+    pv.push_back(next);
+    p = apply_move(rules_, p, next);
   }
   return pv;
 }
@@ -221,7 +254,7 @@ SearchResult Search::run(const Position& position, const SearchLimits& limits,
     result.depth = depth;
     result.nodes = nodes_;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    result.pv = principal_variation(position, depth);
+    result.pv = principal_variation(position, std::max(depth, v.proven ? 200 : depth));
     if (result.pv.empty() || result.pv[0] != result.best) result.pv.insert(result.pv.begin(), result.best);
     if (on_iteration) on_iteration(result);
     if (v.proven) break;

@@ -77,6 +77,8 @@ class Search {
   Value negamax(const Position& p, int depth, int alpha, int beta, int ply);
   Value dispatch(const Position& p, int depth, int alpha, int beta);
   std::vector<Move> principal_variation(const Position& p, int max_length) const;
+  // Inside the tables: a move of the best exact value (nullopt outside them).
+  std::optional<Move> best_exact_move(const Position& p) const;
   bool out_of_time();
 
   Rules rules_;

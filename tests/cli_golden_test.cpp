@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -37,7 +39,42 @@ const GoldenCase kCases[] = {
     {"bad_position_total", "apply kalah --position 4-4-4-4-4-4-4-4-4-4-4-5-0-0-S"},
     {"bad_position_side", "apply kalah --position 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X"},
     {"bad_perft_depth", "perft kalah 0"},
+    // {db} is a directory of small tables the harness builds first (kalah:6 and oware, 6 seeds).
+    {"db_query", "db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {db}"},
+    {"db_query_json", "db query oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --json --db {db}"},
+    {"db_query_not_covered", "db query kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --db {db}"},
+    {"db_query_congkak", "db query congkak 7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S --db {db}"},
+    {"db_info_layer", "db info {db}/kalah-6/seeds-03.mtb"},
+    {"db_stats_csv", "db stats {db}/kalah-6 --csv"},
+    {"db_verify", "db verify {db}/oware-abapa --quiet"},
+    {"db_verify_missing", "db verify {db}/nothing-here"},
+    {"solve_kalah_2_2", "solve kalah:2:2 --no-tables --json"},
+    {"solve_with_tables", "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db}"},
+    {"analyse_kalah", "analyse kalah:3:2 2-2-2-2-2-2-0-0-S --depth 8 --no-tables"},
+    {"analyse_json", "analyse oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --depth 6 --json --db {db}"},
+    {"match_json", "match kalah --a 2 --b 1 --games 10 --json --quiet --threads 1"},
+    {"match_bad_level", "match kalah --a 7 --b 1"},
 };
+
+// Small tables for the db cases, built once per test process.
+const std::string& database_dir() {
+  static const std::string dir = [] {
+    const std::string d = ::testing::TempDir() + "golden_db_" + std::to_string(::getpid());
+    for (const char* game : {"kalah", "oware"}) {
+      const std::string command =
+          std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds 6 --quiet --out " + d + " >/dev/null";
+      EXPECT_EQ(std::system(command.c_str()), 0);
+    }
+    return d;
+  }();
+  return dir;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -52,9 +89,13 @@ std::string mask_timings(const std::string& text) {
 }
 
 std::string run_case(const GoldenCase& c) {
-  const std::string err_path = ::testing::TempDir() + "golden_stderr.txt";
-  const std::string command =
-      std::string(MANCALA_BINARY) + " " + c.arguments + " 2>" + err_path;
+  // One file per case and process: ctest runs cases in parallel.
+  const std::string err_path = ::testing::TempDir() + "golden_stderr_" + c.name + "_" +
+                               std::to_string(::getpid()) + ".txt";
+  std::string arguments = c.arguments;
+  const bool uses_db = arguments.find("{db}") != std::string::npos;
+  if (uses_db) arguments = replace_all(arguments, "{db}", database_dir());
+  const std::string command = std::string(MANCALA_BINARY) + " " + arguments + " 2>" + err_path;
   FILE* pipe = popen(command.c_str(), "r");
   EXPECT_NE(pipe, nullptr);
   std::string out;
@@ -63,9 +104,14 @@ std::string run_case(const GoldenCase& c) {
   while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
   const int status = pclose(pipe);
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::string err = read_file(err_path);
+  std::remove(err_path.c_str());
+  if (uses_db) {  // the scratch directory's name changes from run to run
+    out = replace_all(out, database_dir(), "{db}");
+    err = replace_all(err, database_dir(), "{db}");
+  }
   return mask_timings("$ mancala " + std::string(c.arguments) + "\nexit: " +
-                      std::to_string(exit_code) + "\n--- stdout\n" + out + "--- stderr\n" +
-                      read_file(err_path));
+                      std::to_string(exit_code) + "\n--- stdout\n" + out + "--- stderr\n" + err);
 }
 
 class Golden : public ::testing::TestWithParam<GoldenCase> {};

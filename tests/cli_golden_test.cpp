@@ -84,8 +84,9 @@ std::string read_file(const std::string& path) {
 }
 
 std::string mask_timings(const std::string& text) {
-  static const std::regex number_with_point("[0-9]+\\.[0-9]+M?");
-  return std::regex_replace(text, number_with_point, "<t>");
+  // Spaces before a timing vary with its width, so they go too.
+  static const std::regex number_with_point(" *[0-9]+\\.[0-9]+M?");
+  return std::regex_replace(text, number_with_point, " <t>");
 }
 
 std::string run_case(const GoldenCase& c) {

@@ -5,16 +5,18 @@
 
 namespace mancala {
 
-std::vector<Move> random_opening(const Rules& rules, Random& random, int plies) {
+std::vector<Move> random_opening(const Rules& rules, Random& random, int turns) {
   std::vector<Move> opening;
   Position p = start_position(rules);
-  for (int i = 0; i < plies; ++i) {
+  int turns_played = 0;
+  while (turns_played < turns) {
     const MoveList moves = generate_moves(rules, p);
     if (moves.empty()) break;
     const Move m = moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))];
     const Position next = apply_move(rules, p, m);
     if (generate_moves(rules, next).empty()) break;  // keep games that still need playing
     opening.push_back(m);
+    if (next.side_to_move != p.side_to_move) ++turns_played;
     p = next;
   }
   return opening;

@@ -10,8 +10,9 @@
 
 namespace mancala {
 
-// `plies` random legal moves from the start (fewer if the game ends), for varied openings.
-std::vector<Move> random_opening(const Rules& rules, Random& random, int plies);
+// Random legal moves from the start until the turn has passed `turns` times (a turn's extra
+// sowings included), for varied openings; it stops early rather than end the game.
+std::vector<Move> random_opening(const Rules& rules, Random& random, int turns);
 
 // Plays a whole game: the opening, then the players in turn (each sowing chosen by the player
 // whose side is to move).

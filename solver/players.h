@@ -5,9 +5,9 @@
 //   3 shallow      alpha-beta search 2 plies deep
 //   4 deeper       alpha-beta search 8 plies deep
 //   5 timed        iterative deepening within a time budget (default 1 s a move)
-//   6 Pro          level 5 with the endgame tables: inside them it plays a move of the best exact
-//                  value (never throwing away a won or drawn result); outside, the search uses
-//                  them wherever a line enters them
+//   6 Pro          level 5 with four times its budget and the endgame tables: inside them it
+//                  plays a move of the best exact value (never throwing away a won or drawn
+//                  result); outside, the search stops wherever a line enters them
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,7 @@ std::string level_name(int level);
 struct PlayerOptions {
   int level = 2;
   uint64_t seed = 1;
-  double seconds_per_move = 1.0;        // levels 5 and 6
+  double seconds_per_move = 1.0;        // level 5; level 6 takes four times as long
   uint64_t nodes_per_move = 0;          // levels 5 and 6: a node budget instead (0: none)
   const ExactValues* tables = nullptr;  // level 6; must outlive the player
   size_t table_megabytes = 32;          // transposition table of the search levels

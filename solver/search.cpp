@@ -34,11 +34,11 @@ uint64_t position_hash(const Position& p) {
 struct Search::Entry {
   uint64_t key = 0;
   int16_t future = 0;
-  int8_t depth = -1;    // remaining depth searched; -1: empty
+  int16_t depth = -1;   // remaining depth searched, in half plies; -1: empty
   uint8_t bound = 0;    // kLower, kUpper or kExact
   uint8_t move = 0;     // best move found, the first to try
   uint8_t proven = 0;   // the bound is game-theoretic, good at any depth
-  uint8_t padding[2] = {};
+  uint8_t padding = 0;
 };
 
 Search::Search(const Rules& rules, size_t table_megabytes, const ExactValues* tables)
@@ -130,9 +130,12 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
   for (int i = 0; i < n; ++i) {
     const Child& c = children[i];
     const bool same = c.position.side_to_move == mover;
+    // Depth is counted in half plies: a sowing that hands the turn over costs two, an extra
+    // turn one, so that a long chain of extra turns does not use up the horizon before the
+    // opponent has answered (Congkak's opening chains run to a dozen sowings).
     auto child_value = [&](int a, int b) {
       if (same) return negamax<K>(c.position, depth - 1, a, b, ply + 1);
-      const Value v = negamax<K>(c.position, depth - 1, -b, -a, ply + 1);
+      const Value v = negamax<K>(c.position, depth - 2, -b, -a, ply + 1);
       return Value{-v.score, v.proven};
     };
     Value v;
@@ -161,7 +164,7 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
   if (!use_table_) return {best, proven};
   entry.key = key;
   entry.future = static_cast<int16_t>(best - lead);
-  entry.depth = static_cast<int8_t>(std::min(depth, 127));
+  entry.depth = static_cast<int16_t>(depth);
   entry.bound = best <= alpha_in ? kUpper : best >= beta ? kLower : kExact;
   entry.move = best_move;
   entry.proven = proven;
@@ -183,7 +186,7 @@ int Search::search_depth(const Position& position, int depth, bool* proven) {
   node_limit_ = 0;
   time_limit_ = 0;
   path_.clear();
-  const Value v = dispatch(position, depth, -kInfinity, kInfinity);
+  const Value v = dispatch(position, 2 * depth, -kInfinity, kInfinity);
   if (proven) *proven = v.proven;
   return v.score;
 }
@@ -246,7 +249,7 @@ SearchResult Search::run(const Position& position, const SearchLimits& limits,
   result.best = generate_moves(rules_, position)[0];
   for (int depth = 1; depth <= limits.max_depth; ++depth) {
     path_.clear();
-    const Value v = dispatch(position, depth, -kInfinity, kInfinity);
+    const Value v = dispatch(position, 2 * depth, -kInfinity, kInfinity);
     if (aborted_) break;
     result.best = root_best_;
     result.score = v.score;

@@ -32,7 +32,7 @@ class ExactValues {
 };
 
 struct SearchLimits {
-  int max_depth = 64;      // plies (sowings)
+  int max_depth = 64;      // plies: a sowing that hands over the turn; an extra turn counts half
   uint64_t max_nodes = 0;  // 0: no limit
   double max_seconds = 0;  // 0: no limit
 };

@@ -13,7 +13,8 @@ namespace mancala {
 namespace {
 
 // Plain depth-limited minimax with the search's own definition of a score: the final store
-// difference for the side to move at a game end, the store difference at the horizon.
+// difference for the side to move at a game end, the store difference at the horizon. Depth is
+// in half plies: a sowing that hands over the turn costs two, an extra turn one.
 int minimax(const Rules& rules, const Position& p, int depth) {
   const Side mover = p.side_to_move;
   const MoveList moves = generate_moves(rules, p);
@@ -25,8 +26,9 @@ int minimax(const Rules& rules, const Position& p, int depth) {
   int best = -100000;
   for (Move m : moves) {
     const Position c = apply_move(rules, p, m);
-    const int v = minimax(rules, c, depth - 1);
-    best = std::max(best, c.side_to_move == mover ? v : -v);
+    const bool same = c.side_to_move == mover;
+    const int v = minimax(rules, c, std::max(0, depth - (same ? 1 : 2)));
+    best = std::max(best, same ? v : -v);
   }
   return best;
 }
@@ -51,7 +53,7 @@ TEST(Search, AlphaBetaEqualsMinimaxOnRandomPositions) {
     for (int i = 0; i < 40; ++i) {
       const Position p = random_position(rules, random, static_cast<int>(random.below(30)));
       for (int depth = 1; depth <= 5; ++depth)
-        ASSERT_EQ(search.search_depth(p, depth), minimax(rules, p, depth)) << game << " " << to_string(p) << " depth " << depth;
+        ASSERT_EQ(search.search_depth(p, depth), minimax(rules, p, 2 * depth)) << game << " " << to_string(p) << " depth " << depth;
     }
   }
 }

@@ -26,7 +26,7 @@ struct MatchOptions {
   uint64_t seed = 1;
   double seconds = 1.0;
   uint64_t nodes = 0;
-  int opening_plies = 4;
+  int opening_turns = 2;
   int threads = 0;
   std::string pgn;
   std::string db;
@@ -53,7 +53,7 @@ void run_match(const MatchOptions& o) {
   std::vector<std::vector<Move>> openings((o.games + 1) / 2);
   for (size_t k = 0; k < openings.size(); ++k) {
     Random random(o.seed * 0x9E3779B97F4A7C15ull + k);
-    openings[k] = random_opening(rules, random, o.opening_plies);
+    openings[k] = random_opening(rules, random, o.opening_turns);
   }
   std::vector<std::unique_ptr<Game>> games(static_cast<size_t>(o.games));
   ProgressBar bar(o.quiet);
@@ -123,7 +123,8 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--b", o->b, "Level of player B (1-6)")->required();
   cmd->add_option("--games,-n", o->games, "Number of games (default 100); colours alternate");
   cmd->add_option("--seed", o->seed, "Seed of the openings and the random choices (default 1)");
-  cmd->add_option("--opening-plies", o->opening_plies, "Random moves that open each pair of games (default 4)");
+  cmd->add_option("--opening-turns", o->opening_turns,
+                  "Random turns that open each pair of games (default 2: one each)");
   cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)");
   cmd->add_option("--nodes", o->nodes, "Node budget per move for levels 5 and 6 instead of time (reproducible)");
   cmd->add_option("--threads,-t", o->threads, "Games played at once (default: all cores)");

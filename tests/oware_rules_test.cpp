@@ -11,49 +11,12 @@
 #include "solver/moves.h"
 #include "solver/position.h"
 #include "solver/rules.h"
+#include "tests/rules_test_helpers.h"
 
 namespace mancala {
 namespace {
 
-Rules rules_of(std::string_view game) {
-  Expected<Rules> rules = parse_rules(game);
-  EXPECT_TRUE(rules.ok()) << game << ": " << (rules.ok() ? "" : rules.error());
-  return rules.ok() ? rules.value() : Rules{};
-}
-
-Position pos(const Rules& rules, std::string_view text) {
-  Expected<Position> p = parse_position(rules, text);
-  EXPECT_TRUE(p.ok()) << text << ": " << (p.ok() ? "" : p.error());
-  return p.ok() ? p.value() : start_position(rules);
-}
-
-Move house_of(char letter) {
-  return static_cast<Move>(letter >= 'a' ? letter - 'a' : letter - 'A');
-}
-
-// The legal moves as letters of the side to move, e.g. "ABC".
-std::string legal(const Rules& rules, std::string_view text) {
-  const Position p = pos(rules, text);
-  std::string out;
-  for (Move m : generate_moves(rules, p)) out += move_letter(p.side_to_move, m);
-  return out;
-}
-
-struct Played {
-  std::string position;
-  MoveEffect effect;
-};
-
-Played play(const Rules& rules, std::string_view text, char letter) {
-  const Position p = pos(rules, text);
-  EXPECT_TRUE(generate_moves(rules, p).contains(house_of(letter)))
-      << letter << " is not legal in " << text;
-  Played out;
-  const Position q = apply_move(rules, p, house_of(letter), &out.effect);
-  EXPECT_EQ(q.seeds_total(), rules.total_seeds()) << "seeds not conserved";
-  out.position = to_string(q);
-  return out;
-}
+using namespace testing_helpers;
 
 constexpr int kA = 0, kB = 1, kNa = 7, kNb = 8, kNc = 9, kNd = 10;
 

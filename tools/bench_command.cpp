@@ -35,9 +35,9 @@ struct SearchWorkload {
 
 // Fixed-depth searches from the start and from positions a fixed random opening reaches.
 constexpr SearchWorkload kSearchWorkloads[] = {
-    {"kalah", 16},
-    {"oware", 15},
-    {"congkak", 10},
+    {"kalah", 13},
+    {"oware", 14},
+    {"congkak", 7},
 };
 constexpr int kSearchPositions = 6;
 

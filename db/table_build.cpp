@@ -35,7 +35,7 @@ Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& 
       report.file_size = (*existing)->header().file_size;
     } else {
       const std::vector<int8_t>& values = builder.build_layer(s, progress);
-      report.fixpoint_sweeps = builder.last_fixpoint_sweeps();
+      report.levels = builder.last_level_count();
       report.exits_seconds = builder.last_phase_seconds().exits;
       report.levels_seconds = builder.last_phase_seconds().levels;
       if (progress) progress({s, "write", 0, 1});

@@ -22,7 +22,7 @@ struct LayerReport {
   uint64_t positions = 0;
   bool resumed = false;  // read back from an existing file
   double seconds = 0;
-  int fixpoint_sweeps = 0;
+  int levels = 0;  // value levels the layer went through
   double exits_seconds = 0;   // the builder's phases, and writing the file
   double levels_seconds = 0;
   double write_seconds = 0;

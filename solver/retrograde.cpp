@@ -269,7 +269,7 @@ void RetrogradeBuilder::build_layer_for(int seeds, const BuildProgressFn& progre
       if (progress) progress({seeds, "level " + std::to_string(t), settled, size});
     }
   }
-  last_sweeps_ = levels;
+  last_levels_ = levels;
   const auto t2 = std::chrono::steady_clock::now();
   last_timings_ = {std::chrono::duration<double>(t1 - t0).count(),
                    std::chrono::duration<double>(t2 - t1).count()};

@@ -34,7 +34,7 @@ namespace mancala {
 
 struct BuildProgress {
   int seeds = 0;
-  std::string phase;  // "exits", "fixpoint N" or another phase name
+  std::string phase;  // "exits", "level T" or another phase name
   uint64_t done = 0;
   uint64_t total = 0;
 };
@@ -61,7 +61,7 @@ class RetrogradeBuilder {
   bool has_layer(int seeds) const;
   const std::vector<int8_t>& layer(int seeds) const { return layers_[seeds]; }
   // Levels the last built layer went through.
-  int last_fixpoint_sweeps() const { return last_sweeps_; }
+  int last_level_count() const { return last_levels_; }
   struct PhaseSeconds {
     double exits = 0;
     double levels = 0;
@@ -76,7 +76,7 @@ class RetrogradeBuilder {
   int max_seeds_;
   TableIndex index_;
   std::vector<std::vector<int8_t>> layers_;
-  int last_sweeps_ = 0;
+  int last_levels_ = 0;
   PhaseSeconds last_timings_;
 };
 

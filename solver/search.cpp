@@ -218,10 +218,15 @@ std::optional<Move> Search::best_exact_move(const Position& p) const {
 
 std::vector<Move> Search::principal_variation(const Position& root, int max_length) const {
   std::vector<Move> pv;
+  std::vector<uint64_t> seen;  // an Oware line inside a cycle stops where it comes round
   Position p = root;
   for (int i = 0; i < max_length; ++i) {
     const MoveList moves = generate_moves(rules_, p);
     if (moves.empty()) break;
+    const uint64_t here = position_hash(p) ^ (static_cast<uint64_t>(p.store(Side::South)) << 40) ^
+                          (static_cast<uint64_t>(p.store(Side::North)) << 50);
+    if (std::find(seen.begin(), seen.end(), here) != seen.end()) break;
+    seen.push_back(here);
     const Entry& e = table_[position_hash(p) & mask_];
     Move next;
     if (use_table_ && e.key == position_hash(p) && e.depth >= 0 && moves.contains(e.move)) {

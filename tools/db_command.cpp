@@ -75,7 +75,7 @@ void run_build(const BuildOptions& options) {
         total_seconds += layer.seconds;
         fmt::print("{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f}  {}\n",
                    layer.seeds, layer.positions,
-                   layer.resumed ? "-" : std::to_string(layer.fixpoint_sweeps), layer.seconds,
+                   layer.resumed ? "-" : std::to_string(layer.levels), layer.seconds,
                    layer.exits_seconds, layer.levels_seconds, layer.write_seconds, layer.file_size, 8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
                    layer.resumed ? "(kept from an earlier build)" : "");
         std::fflush(stdout);

@@ -8,10 +8,10 @@ jobs="$(nproc)"
 "$root/scripts/install-deps.sh"
 
 echo "== Release build and tests"
-"$root/scripts/build.sh" "$root/build"
+"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
-"$root/scripts/build.sh" "$root/build-sanitize" -DMANCALA_SANITIZE=ON
+"$root/scripts/build.sh" "$root/build-sanitize" -DMANCALA_SANITIZE=ON -DMANCALA_TESTS=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs"

@@ -43,6 +43,7 @@ const GoldenCase kCases[] = {
     {"db_query", "db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {db}"},
     {"db_query_json", "db query oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --json --db {db}"},
     {"db_query_not_covered", "db query kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --db {db}"},
+    {"db_query_game_over", "db query oware 1-0-0-0-0-0-0-0-0-0-0-1-25-21-S --db {db}"},
     {"db_query_congkak", "db query congkak 7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S --db {db}"},
     {"db_info_layer", "db info {db}/kalah-6/seeds-03.mtb"},
     {"db_stats_csv", "db stats {db}/kalah-6 --csv"},

@@ -203,15 +203,22 @@ void run_query(const QueryOptions& options) {
                               to_string(p), seeds, rules.table_name(), (*tables)->directory(),
                               (*tables)->max_seeds(),
                               (*tables)->max_seeds() < 0 ? " (none built: run mancala db build)" : ""));
-  const db::ProbeResult probe = (*tables)->probe(p);
+  db::ProbeResult probe = (*tables)->probe(p);
   if (!probe.ok()) throw Failure(probe.message);
+  // A game that is already over by its own rules (the Oware majority, say) has no moves left
+  // and its final score is what the rules give, whatever the tables say about playing on.
+  const bool over = is_game_over(rules, p);
+  if (over) {
+    const Outcome end = final_outcome(rules, p);
+    probe.value = (mover == Side::South ? end.difference() : -end.difference()) - stores;
+  }
 
   struct MoveValue {
     char letter;
     int value;
   };
   std::vector<MoveValue> moves;
-  for (Move m : generate_moves(table_rules, p)) {
+  for (Move m : over ? MoveList{} : generate_moves(table_rules, p)) {
     const Position child = apply_move(table_rules, p, m);
     std::string error;
     const int value = table_move_value(p, child, [&](const Position& after) {

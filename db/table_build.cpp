@@ -25,7 +25,8 @@ Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& 
     report.seeds = s;
     report.positions = builder.index().layer_size(s);
     report.path = directory + "/" + layer_file_name(s);
-    Expected<std::shared_ptr<const TableFile>> existing = TableFile::open(report.path, name, houses, s);
+    Expected<std::shared_ptr<const TableFile>> existing =
+        TableFile::open(report.path, name, houses, s);
     if (existing && (*existing)->data_checksum_ok()) {
       // Resume: the layers above need this one's values.
       Expected<std::vector<int8_t>> values = (*existing)->read_all();
@@ -40,9 +41,11 @@ Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& 
       report.levels_seconds = builder.last_phase_seconds().levels;
       if (progress) progress({s, "write", 0, 1});
       const auto w0 = std::chrono::steady_clock::now();
-      Expected<WriteReport> written = write_table_file(report.path, name, houses, s, values, request.write);
+      Expected<WriteReport> written =
+          write_table_file(report.path, name, houses, s, values, request.write);
       if (!written) return Error{written.error()};
-      report.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+      report.write_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
       report.file_size = written->file_size;
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

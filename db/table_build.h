@@ -22,8 +22,8 @@ struct LayerReport {
   uint64_t positions = 0;
   bool resumed = false;  // read back from an existing file
   double seconds = 0;
-  int levels = 0;  // value levels the layer went through
-  double exits_seconds = 0;   // the builder's phases, and writing the file
+  int levels = 0;            // value levels the layer went through
+  double exits_seconds = 0;  // the builder's phases, and writing the file
   double levels_seconds = 0;
   double write_seconds = 0;
   uint64_t file_size = 0;

@@ -47,11 +47,14 @@ namespace {
 uint64_t composition_count(int seeds, int slots) {
   // C(seeds + slots - 1, slots - 1), exact in 64 bits for every table size in use.
   uint64_t result = 1;
-  for (int k = 1; k < slots; ++k) result = result * static_cast<uint64_t>(seeds + k) / static_cast<uint64_t>(k);
+  for (int k = 1; k < slots; ++k)
+    result = result * static_cast<uint64_t>(seeds + k) / static_cast<uint64_t>(k);
   return result;
 }
 
-Error file_error(const std::string& path, const std::string& what) { return Error{path + ": " + what}; }
+Error file_error(const std::string& path, const std::string& what) {
+  return Error{path + ": " + what};
+}
 
 bool write_all(int fd, const void* data, size_t size) {
   const auto* p = static_cast<const uint8_t*>(data);
@@ -113,10 +116,13 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
       sample_sizes.push_back(hi - lo);
     }
     dictionary.resize(options.dictionary_size);
-    const size_t size = ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), sample_bytes.data(),
-                                              sample_sizes.data(), static_cast<unsigned>(sample_sizes.size()));
-    if (ZDICT_isError(size)) dictionary.clear();  // too little variety to train on: do without
-    else dictionary.resize(size);
+    const size_t size =
+        ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), sample_bytes.data(),
+                              sample_sizes.data(), static_cast<unsigned>(sample_sizes.size()));
+    if (ZDICT_isError(size))
+      dictionary.clear();  // too little variety to train on: do without
+    else
+      dictionary.resize(size);
   }
 
   ZSTD_CDict* cdict = dictionary.empty() ? nullptr
@@ -136,7 +142,8 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
       std::vector<uint8_t>& out = compressed[b];
       out.resize(ZSTD_compressBound(hi - lo));
-      const size_t n = ZSTD_compress2(context, out.data(), out.size(), encoded.data() + lo, hi - lo);
+      const size_t n =
+          ZSTD_compress2(context, out.data(), out.size(), encoded.data() + lo, hi - lo);
       if (ZSTD_isError(n)) {
 #pragma omp atomic write
         failed = true;
@@ -190,10 +197,12 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
     return file_error(temporary, "write failed (disk full?)");
   }
   // Read it back before it takes the real name.
-  Expected<std::shared_ptr<const TableFile>> check = TableFile::open(temporary, name, houses, seeds);
+  Expected<std::shared_ptr<const TableFile>> check =
+      TableFile::open(temporary, name, houses, seeds);
   if (!check || !(*check)->data_checksum_ok()) {
     std::filesystem::remove(temporary);
-    return file_error(path, "written file failed its check: " + (check ? "data checksum" : check.error()));
+    return file_error(
+        path, "written file failed its check: " + (check ? "data checksum" : check.error()));
   }
   std::error_code ec;
   std::filesystem::rename(temporary, path, ec);
@@ -228,7 +237,8 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
   file->id_ = next_file_id.fetch_add(1);
   const TableHeader& h = *file->header_;
 
-  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) return file_error(path, "not a mancala table (bad magic)");
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+    return file_error(path, "not a mancala table (bad magic)");
   if (h.version != kFormatVersion)
     return file_error(path, "format version " + std::to_string(h.version) + ", expected " +
                                 std::to_string(kFormatVersion));
@@ -238,20 +248,25 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
   if (!name.empty() && file_name != name)
     return file_error(path, "holds table '" + file_name + "', expected '" + name + "'");
   if (houses >= 0 && h.houses != static_cast<uint32_t>(houses))
-    return file_error(path, "holds " + std::to_string(h.houses) + " houses, expected " + std::to_string(houses));
+    return file_error(
+        path, "holds " + std::to_string(h.houses) + " houses, expected " + std::to_string(houses));
   if (seeds >= 0 && h.seeds != static_cast<uint32_t>(seeds))
-    return file_error(path, "holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(seeds));
-  if (h.houses == 0 || h.houses > 6 || h.position_count != composition_count(static_cast<int>(h.seeds), 2 * static_cast<int>(h.houses)))
+    return file_error(
+        path, "holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(seeds));
+  if (h.houses == 0 || h.houses > 6 ||
+      h.position_count !=
+          composition_count(static_cast<int>(h.seeds), 2 * static_cast<int>(h.houses)))
     return file_error(path, "corrupt header (position count)");
   if (h.value_encoding != kZigzagBytes) return file_error(path, "unknown value encoding");
   if (h.block_size == 0 || h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
     return file_error(path, "corrupt header (blocks)");
   if (h.file_size != size)
-    return file_error(path, "truncated or padded: " + std::to_string(size) + " bytes, header says " +
-                                std::to_string(h.file_size));
+    return file_error(path, "truncated or padded: " + std::to_string(size) +
+                                " bytes, header says " + std::to_string(h.file_size));
   const uint64_t index_bytes = (h.block_count + 1) * sizeof(uint64_t);
   if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
-      h.data_offset != h.dictionary_offset + h.dictionary_size || h.data_offset + h.data_size != size)
+      h.data_offset != h.dictionary_offset + h.dictionary_size ||
+      h.data_offset + h.data_size != size)
     return file_error(path, "corrupt header (section offsets)");
   file->block_offsets_ = reinterpret_cast<const uint64_t*>(file->map_ + h.index_offset);
   if (checksum64(file->block_offsets_, index_bytes) != h.index_checksum)
@@ -280,7 +295,8 @@ TableFile::~TableFile() {
 Expected<bool> TableFile::decode_block(uint64_t block, uint8_t* out, void* context) const {
   const TableHeader& h = *header_;
   const uint64_t first = block * h.block_size;
-  const size_t expected = static_cast<size_t>(std::min<uint64_t>(h.block_size, h.position_count - first));
+  const size_t expected =
+      static_cast<size_t>(std::min<uint64_t>(h.block_size, h.position_count - first));
   const uint8_t* src = data_ + block_offsets_[block];
   const size_t src_size = block_offsets_[block + 1] - block_offsets_[block];
   auto* dctx = static_cast<ZSTD_DCtx*>(context);

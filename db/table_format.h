@@ -45,7 +45,9 @@ inline constexpr uint32_t kZigzagBytes = 1;
 inline uint8_t zigzag(int value) {
   return static_cast<uint8_t>(value >= 0 ? 2 * value : -2 * value - 1);
 }
-inline int unzigzag(uint8_t code) { return (code & 1) ? -(code + 1) / 2 : code / 2; }
+inline int unzigzag(uint8_t code) {
+  return (code & 1) ? -(code + 1) / 2 : code / 2;
+}
 
 struct TableHeader {
   char magic[8];

@@ -23,10 +23,12 @@ Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& data
   set->houses_ = game_rules.houses;
   set->directory_ = database_dir + "/" + table_directory_name(set->table_name_);
   int s = 0;
-  while (s <= kMaxTableSeeds && std::filesystem::exists(set->directory_ + "/" + layer_file_name(s))) ++s;
+  while (s <= kMaxTableSeeds && std::filesystem::exists(set->directory_ + "/" + layer_file_name(s)))
+    ++s;
   set->max_seeds_ = s - 1;
   set->index_ = std::make_unique<TableIndex>(2 * set->houses_, std::max(0, set->max_seeds_));
-  set->layers_ = std::make_unique<LayerSlot[]>(static_cast<size_t>(std::max(0, set->max_seeds_ + 1)));
+  set->layers_ =
+      std::make_unique<LayerSlot[]>(static_cast<size_t>(std::max(0, set->max_seeds_ + 1)));
   return std::shared_ptr<const TableSet>(std::move(set));
 }
 
@@ -37,8 +39,10 @@ Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {
   std::call_once(slot.once, [&] {
     Expected<std::shared_ptr<const TableFile>> file =
         TableFile::open(directory_ + "/" + layer_file_name(seeds), table_name_, houses_, seeds);
-    if (file) slot.file = *file;
-    else slot.error = file.error();
+    if (file)
+      slot.file = *file;
+    else
+      slot.error = file.error();
   });
   if (!slot.file) return Error{slot.error};
   return slot.file;

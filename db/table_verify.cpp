@@ -24,7 +24,8 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
       break;
     }
     if (s == 0) {
-      report.table_name = std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
+      report.table_name =
+          std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
       houses = static_cast<int>((*file)->header().houses);
     }
     if (!(*file)->data_checksum_ok()) {
@@ -72,12 +73,13 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
           expected = -1000;
           for (Move m : moves) {
             const Position child = apply_move(*rules, p, m);
-            expected = std::max(expected, table_move_value(p, child, [&](const Position& after) {
-                                  const int left = after.seeds_in_houses(Side::South) +
-                                                   after.seeds_in_houses(Side::North);
-                                  const TableKey k = table_key(after);
-                                  return static_cast<int>(layers[left][index.rank(k.counts.data())]);
-                                }));
+            expected =
+                std::max(expected, table_move_value(p, child, [&](const Position& after) {
+                           const int left = after.seeds_in_houses(Side::South) +
+                                            after.seeds_in_houses(Side::North);
+                           const TableKey k = table_key(after);
+                           return static_cast<int>(layers[left][index.rank(k.counts.data())]);
+                         }));
           }
         }
         const int stored = layers[s][r];
@@ -88,7 +90,8 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
         }
       }
     }
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    std::sort(found.begin(), found.end(),
+              [](const auto& a, const auto& b) { return a.rank < b.rank; });
     for (auto& m : found)
       if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
     report.mismatch_count += mismatches;

@@ -11,7 +11,9 @@ MoveList Game::legal_moves() const {
   return generate_moves(rules_, position());
 }
 
-bool Game::is_over() const { return legal_moves().empty(); }
+bool Game::is_over() const {
+  return legal_moves().empty();
+}
 
 bool Game::play(Move move, MoveEffect* effect) {
   if (!legal_moves().contains(move)) return false;

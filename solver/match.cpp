@@ -37,7 +37,9 @@ double MatchScore::points() const {
 }
 
 namespace {
-double elo_of(double p) { return -400.0 * std::log10(1.0 / p - 1.0); }
+double elo_of(double p) {
+  return -400.0 * std::log10(1.0 / p - 1.0);
+}
 }  // namespace
 
 EloEstimate MatchScore::elo() const {
@@ -47,17 +49,22 @@ EloEstimate MatchScore::elo() const {
   const double p = std::clamp(points(), lo, hi);
   // The spread of one game's points, about the (clamped) mean, so that a clean sweep still
   // gets a margin.
-  const double variance = std::max((wins * (1 - p) * (1 - p) + draws * (0.5 - p) * (0.5 - p) + losses * p * p) / n,
-                                   p * (1 - p) / n);
+  const double variance =
+      std::max((wins * (1 - p) * (1 - p) + draws * (0.5 - p) * (0.5 - p) + losses * p * p) / n,
+               p * (1 - p) / n);
   const double se = std::sqrt(variance / n);
-  const double p_low = std::clamp(p - 1.96 * se, lo, hi), p_high = std::clamp(p + 1.96 * se, lo, hi);
+  const double p_low = std::clamp(p - 1.96 * se, lo, hi),
+               p_high = std::clamp(p + 1.96 * se, lo, hi);
   return {elo_of(p), (elo_of(p_high) - elo_of(p_low)) / 2};
 }
 
 void MatchScore::add(Winner winner, Side a_side) {
-  if (winner == Winner::Draw) ++draws;
-  else if ((winner == Winner::South) == (a_side == Side::South)) ++wins;
-  else ++losses;
+  if (winner == Winner::Draw)
+    ++draws;
+  else if ((winner == Winner::South) == (a_side == Side::South))
+    ++wins;
+  else
+    ++losses;
 }
 
 }  // namespace mancala

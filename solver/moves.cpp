@@ -5,9 +5,15 @@ namespace mancala {
 MoveList generate_moves(const Rules& rules, const Position& position) {
   MoveList list;
   switch (rules.kind) {
-    case GameKind::Kalah: generate_moves<GameKind::Kalah>(rules, position, list); break;
-    case GameKind::Oware: generate_moves<GameKind::Oware>(rules, position, list); break;
-    case GameKind::Congkak: generate_moves<GameKind::Congkak>(rules, position, list); break;
+    case GameKind::Kalah:
+      generate_moves<GameKind::Kalah>(rules, position, list);
+      break;
+    case GameKind::Oware:
+      generate_moves<GameKind::Oware>(rules, position, list);
+      break;
+    case GameKind::Congkak:
+      generate_moves<GameKind::Congkak>(rules, position, list);
+      break;
   }
   return list;
 }
@@ -17,18 +23,24 @@ Position apply_move(const Rules& rules, const Position& position, Move move, Mov
   MoveEffect* out = effect ? effect : &ignored;
   *out = MoveEffect{};
   switch (rules.kind) {
-    case GameKind::Kalah: return apply_move<GameKind::Kalah, true>(rules, position, move, out);
-    case GameKind::Oware: return apply_move<GameKind::Oware, true>(rules, position, move, out);
-    case GameKind::Congkak: return apply_move<GameKind::Congkak, true>(rules, position, move, out);
+    case GameKind::Kalah:
+      return apply_move<GameKind::Kalah, true>(rules, position, move, out);
+    case GameKind::Oware:
+      return apply_move<GameKind::Oware, true>(rules, position, move, out);
+    case GameKind::Congkak:
+      return apply_move<GameKind::Congkak, true>(rules, position, move, out);
   }
   return position;
 }
 
 bool is_game_over(const Rules& rules, const Position& position) {
   switch (rules.kind) {
-    case GameKind::Kalah: return detail::kalah_game_over(position);
-    case GameKind::Oware: return detail::oware_game_over(rules, position);
-    case GameKind::Congkak: return detail::congkak_game_over(position);
+    case GameKind::Kalah:
+      return detail::kalah_game_over(position);
+    case GameKind::Oware:
+      return detail::oware_game_over(rules, position);
+    case GameKind::Congkak:
+      return detail::congkak_game_over(position);
   }
   return true;
 }

@@ -94,12 +94,24 @@ inline Position to_position(const Board& b) {
 }
 
 // Lane masks of the rows and stores for h houses a side (layout in position.h).
-inline uint32_t south_row(int h) { return (1u << h) - 1; }
-inline uint32_t north_row(int h) { return south_row(h) << (h + 1); }
-inline uint32_t row_mask(int h, Side side) { return side == Side::South ? south_row(h) : north_row(h); }
-inline uint32_t store_lanes(int h) { return (1u << h) | (1u << (2 * h + 1)); }
-inline int first_house(int h, Side side) { return side == Side::South ? 0 : h + 1; }
-inline int store_slot(int h, Side side) { return side == Side::South ? h : 2 * h + 1; }
+inline uint32_t south_row(int h) {
+  return (1u << h) - 1;
+}
+inline uint32_t north_row(int h) {
+  return south_row(h) << (h + 1);
+}
+inline uint32_t row_mask(int h, Side side) {
+  return side == Side::South ? south_row(h) : north_row(h);
+}
+inline uint32_t store_lanes(int h) {
+  return (1u << h) | (1u << (2 * h + 1));
+}
+inline int first_house(int h, Side side) {
+  return side == Side::South ? 0 : h + 1;
+}
+inline int store_slot(int h, Side side) {
+  return side == Side::South ? h : 2 * h + 1;
+}
 
 // ---------------------------------------------------------------- lane operations
 
@@ -109,29 +121,47 @@ namespace lanes {
 
 using Vec = __m512i;
 
-inline Vec load(const Board& b) { return _mm512_load_si512(b.lane.data()); }
+inline Vec load(const Board& b) {
+  return _mm512_load_si512(b.lane.data());
+}
 inline Board store(Vec v) {
   Board b;
   _mm512_store_si512(b.lane.data(), v);
   return b;
 }
-inline uint32_t nonzero_mask(Vec v) { return _mm512_test_epi16_mask(v, v); }
-inline uint32_t equal_mask(Vec v, uint16_t x) { return _mm512_cmpeq_epi16_mask(v, _mm512_set1_epi16(static_cast<short>(x))); }
-inline uint32_t above_mask(Vec v, uint16_t x) { return _mm512_cmpgt_epu16_mask(v, _mm512_set1_epi16(static_cast<short>(x))); }
-inline uint32_t at_most_mask(Vec v, uint16_t x) { return _mm512_cmple_epu16_mask(v, _mm512_set1_epi16(static_cast<short>(x))); }
-inline uint32_t at_least_mask(Vec v, Vec threshold) { return _mm512_cmpge_epu16_mask(v, threshold); }
+inline uint32_t nonzero_mask(Vec v) {
+  return _mm512_test_epi16_mask(v, v);
+}
+inline uint32_t equal_mask(Vec v, uint16_t x) {
+  return _mm512_cmpeq_epi16_mask(v, _mm512_set1_epi16(static_cast<short>(x)));
+}
+inline uint32_t above_mask(Vec v, uint16_t x) {
+  return _mm512_cmpgt_epu16_mask(v, _mm512_set1_epi16(static_cast<short>(x)));
+}
+inline uint32_t at_most_mask(Vec v, uint16_t x) {
+  return _mm512_cmple_epu16_mask(v, _mm512_set1_epi16(static_cast<short>(x)));
+}
+inline uint32_t at_least_mask(Vec v, Vec threshold) {
+  return _mm512_cmpge_epu16_mask(v, threshold);
+}
 inline Vec add_where(Vec v, uint32_t mask, uint16_t x) {
   return _mm512_mask_add_epi16(v, mask, v, _mm512_set1_epi16(static_cast<short>(x)));
 }
-inline Vec clear_where(Vec v, uint32_t mask) { return _mm512_maskz_mov_epi16(~mask, v); }
+inline Vec clear_where(Vec v, uint32_t mask) {
+  return _mm512_maskz_mov_epi16(~mask, v);
+}
 inline Vec set_lane(Vec v, int lane, uint16_t x) {
   return _mm512_mask_set1_epi16(v, 1u << lane, static_cast<short>(x));
 }
-inline Vec add(Vec a, Vec b) { return _mm512_add_epi16(a, b); }
+inline Vec add(Vec a, Vec b) {
+  return _mm512_add_epi16(a, b);
+}
 inline Side side_to_move(Vec v) {
   return static_cast<Side>(_mm512_test_epi16_mask(v, _mm512_set1_epi16(0x100)) >> kInfoLane & 1);
 }
-inline Vec zero() { return _mm512_setzero_si512(); }
+inline Vec zero() {
+  return _mm512_setzero_si512();
+}
 
 #else  // portable: plain loops over the lanes, which compilers vectorise where they can
 
@@ -139,7 +169,9 @@ struct Vec {
   std::array<uint16_t, kLanes> l;
 };
 
-inline Vec load(const Board& b) { return Vec{b.lane}; }
+inline Vec load(const Board& b) {
+  return Vec{b.lane};
+}
 inline Board store(const Vec& v) {
   Board b;
   b.lane = v.l;
@@ -151,10 +183,18 @@ inline uint32_t mask_of(const Vec& v, Pred pred) {
   for (int i = 0; i < kLanes; ++i) m |= static_cast<uint32_t>(pred(v.l[i], i)) << i;
   return m;
 }
-inline uint32_t nonzero_mask(const Vec& v) { return mask_of(v, [](uint16_t a, int) { return a != 0; }); }
-inline uint32_t equal_mask(const Vec& v, uint16_t x) { return mask_of(v, [x](uint16_t a, int) { return a == x; }); }
-inline uint32_t above_mask(const Vec& v, uint16_t x) { return mask_of(v, [x](uint16_t a, int) { return a > x; }); }
-inline uint32_t at_most_mask(const Vec& v, uint16_t x) { return mask_of(v, [x](uint16_t a, int) { return a <= x; }); }
+inline uint32_t nonzero_mask(const Vec& v) {
+  return mask_of(v, [](uint16_t a, int) { return a != 0; });
+}
+inline uint32_t equal_mask(const Vec& v, uint16_t x) {
+  return mask_of(v, [x](uint16_t a, int) { return a == x; });
+}
+inline uint32_t above_mask(const Vec& v, uint16_t x) {
+  return mask_of(v, [x](uint16_t a, int) { return a > x; });
+}
+inline uint32_t at_most_mask(const Vec& v, uint16_t x) {
+  return mask_of(v, [x](uint16_t a, int) { return a <= x; });
+}
 inline uint32_t at_least_mask(const Vec& v, const Vec& t) {
   return mask_of(v, [&t](uint16_t a, int i) { return a >= t.l[i]; });
 }
@@ -176,8 +216,12 @@ inline Vec add(Vec a, const Vec& b) {
   for (int i = 0; i < kLanes; ++i) a.l[i] = static_cast<uint16_t>(a.l[i] + b.l[i]);
   return a;
 }
-inline Vec zero() { return Vec{}; }
-inline Side side_to_move(const Vec& v) { return static_cast<Side>(v.l[kInfoLane] >> 8); }
+inline Vec zero() {
+  return Vec{};
+}
+inline Side side_to_move(const Vec& v) {
+  return static_cast<Side>(v.l[kInfoLane] >> 8);
+}
 
 #endif
 
@@ -196,14 +240,15 @@ inline constexpr uint32_t kSownMask = (1u << kMaxSlots) - 1;
 
 struct SowStep {
   uint32_t entry;
-  uint32_t sown() const { return entry & kSownMask; }  // slots that receive a seed
+  uint32_t sown() const { return entry & kSownMask; }                 // slots that receive a seed
   int last() const { return static_cast<int>(entry >> kLastShift); }  // slot of the last seed
 };
 
 // Kalah and Congkak ring: every slot but the opponent's store; the emptied house itself is sown
 // last in each lap (a lap is 2h+1 seeds). Indexed by [h-1][mover][from slot][seeds].
 struct RingSowTable {
-  std::array<std::array<std::array<std::array<SowStep, kMaxSlots>, kMaxSlots>, 2>, kMaxHouses> steps{};
+  std::array<std::array<std::array<std::array<SowStep, kMaxSlots>, kMaxSlots>, 2>, kMaxHouses>
+      steps{};
 };
 
 inline constexpr RingSowTable make_ring_sow_table() {
@@ -239,7 +284,9 @@ struct OwareSowTable {
   std::array<std::array<std::array<SowStep, kMaxSlots>, kMaxSlots>, kMaxHouses> steps{};
 };
 
-inline constexpr int oware_slot(int houses, int k) { return k + (k >= houses); }
+inline constexpr int oware_slot(int houses, int k) {
+  return k + (k >= houses);
+}
 
 inline constexpr OwareSowTable make_oware_sow_table() {
   OwareSowTable t{};
@@ -251,7 +298,8 @@ inline constexpr OwareSowTable make_oware_sow_table() {
         if (++k == 2 * h) k = 0;
         const int s = oware_slot(h, k);
         sown |= 1u << s;
-        t.steps[h - 1][oware_slot(h, origin)][r].entry = sown | static_cast<uint32_t>(s) << kLastShift;
+        t.steps[h - 1][oware_slot(h, origin)][r].entry = sown | static_cast<uint32_t>(s)
+                                                                    << kLastShift;
       }
     }
   return t;
@@ -271,7 +319,8 @@ inline constexpr FeedThresholds make_feed_thresholds() {
     for (int side = 0; side < 2; ++side) {
       Board& b = t.rows[h - 1][side];
       for (auto& x : b.lane) x = kNever;
-      for (int m = 0; m < h; ++m) b.lane[(side == 0 ? 0 : h + 1) + m] = static_cast<uint16_t>(h - m);
+      for (int m = 0; m < h; ++m)
+        b.lane[(side == 0 ? 0 : h + 1) + m] = static_cast<uint16_t>(h - m);
     }
   return t;
 }
@@ -289,8 +338,8 @@ struct Sown {
 // Empties slot `from` and sows its seeds along `steps` (a table row above), a lap being `lap`
 // seeds. Most sowings make no full lap and are a single masked add; whole laps are added in one
 // step so a huge house costs no more than a small one.
-inline Sown sow(const lanes::Vec& in, int from, int seeds, const std::array<SowStep, kMaxSlots>& steps,
-                int lap) {
+inline Sown sow(const lanes::Vec& in, int from, int seeds,
+                const std::array<SowStep, kMaxSlots>& steps, int lap) {
   lanes::Vec v = lanes::clear_where(in, 1u << from);
   int laps = 0;
   if (seeds > lap) [[unlikely]] {
@@ -380,7 +429,8 @@ inline Board kalah_apply(const Rules& rules, const Board& in, int from, MoveEffe
   // a masked clear and add that do nothing when there is no capture.
   const bool in_own_row = static_cast<unsigned>(last - base) < static_cast<unsigned>(h);
   const int opposite = (2 * h - last) & (kLanes - 1);  // any lane will do when not in_own_row
-  const int opposite_seeds = in[opposite] + sown.laps + static_cast<int>(sown.step.sown() >> opposite & 1);
+  const int opposite_seeds =
+      in[opposite] + sown.laps + static_cast<int>(sown.step.sown() >> opposite & 1);
   const bool capture = in_own_row & (sown.laps == 0) & ((last == from) | (in[last] == 0)) &
                        ((opposite_seeds != 0) | rules.empty_capture);
   const uint32_t if_capture = 0u - static_cast<uint32_t>(capture);  // all ones or 0
@@ -393,7 +443,8 @@ inline Board kalah_apply(const Rules& rules, const Board& in, int from, MoveEffe
   // are the sown board's minus the captured ones (the store that gains is in no row).
   const bool over = kalah_over(h, lanes::nonzero_mask(sown.board) & ~captured_slots);
   Board out = lanes::store(v);
-  if (over) [[unlikely]] sweep_houses_to_owners(out);
+  if (over) [[unlikely]]
+    sweep_houses_to_owners(out);
   if constexpr (kReport) {
     effect->captured = captured;
     effect->captured_slots = captured_slots;
@@ -430,11 +481,11 @@ inline uint32_t oware_feeding_slots(int h, Side mover, const lanes::Vec& v) {
 }
 
 struct OwareSowing {
-  lanes::Vec board;   // after sowing and capture, side to move unchanged
-  int last_slot;      // where the last seed fell
-  int captured;       // seeds taken
+  lanes::Vec board;  // after sowing and capture, side to move unchanged
+  int last_slot;     // where the last seed fell
+  int captured;      // seeds taken
   uint32_t captured_slots;
-  uint32_t nonzero;   // lanes of the non-empty houses afterwards (stores excluded)
+  uint32_t nonzero;  // lanes of the non-empty houses afterwards (stores excluded)
   bool grand_slam;
 };
 
@@ -521,7 +572,8 @@ inline Board oware_apply(const Rules& rules, const Board& in, int from, MoveEffe
   // leaves the board as it is: the winner is already decided.
   const bool over = majority || oware_no_move(rules, next, v, sowing.nonzero);
   Board out = lanes::store(v);
-  if (over && !majority) [[unlikely]] sweep_houses_to_owners(out);
+  if (over && !majority) [[unlikely]]
+    sweep_houses_to_owners(out);
   if constexpr (kReport) {
     effect->last_slot = sowing.last_slot;
     effect->captured = sowing.captured;
@@ -534,7 +586,9 @@ inline Board oware_apply(const Rules& rules, const Board& in, int from, MoveEffe
 
 // ---------------------------------------------------------------- Congkak (rules.md, "Congkak")
 
-inline bool congkak_game_over(const Position& p) { return houses_empty(p, p.side_to_move); }
+inline bool congkak_game_over(const Position& p) {
+  return houses_empty(p, p.side_to_move);
+}
 
 // Rule 5: no legal move once the mover's row is empty.
 inline uint32_t congkak_legal_slots(const Rules& rules, const Board& b) {
@@ -567,7 +621,8 @@ inline Board congkak_apply(const Rules& rules, const Board& in, int from, MoveEf
     b = lanes::store(sown.board);
     s = sown.step.last();
     // A seed fell in the own store without being the last one of this sowing.
-    if (sown.laps > 0 || ((sown.step.sown() >> own_store & 1) != 0 && s != own_store)) passed_store = true;
+    if (sown.laps > 0 || ((sown.step.sown() >> own_store & 1) != 0 && s != own_store))
+      passed_store = true;
     steps += seeds;
     if (s == own_store) {
       extra_turn = true;
@@ -616,17 +671,23 @@ inline Board congkak_apply(const Rules& rules, const Board& in, int from, MoveEf
 // the mover's house slots, and applying the move that empties house slot `from`.
 template <GameKind K>
 inline uint32_t legal_slots(const Rules& rules, const detail::Board& b) {
-  if constexpr (K == GameKind::Kalah) return detail::kalah_legal_slots(rules, b);
-  else if constexpr (K == GameKind::Oware) return detail::oware_legal_slots(rules, b);
-  else return detail::congkak_legal_slots(rules, b);
+  if constexpr (K == GameKind::Kalah)
+    return detail::kalah_legal_slots(rules, b);
+  else if constexpr (K == GameKind::Oware)
+    return detail::oware_legal_slots(rules, b);
+  else
+    return detail::congkak_legal_slots(rules, b);
 }
 
 template <GameKind K, bool kReport = false>
 inline detail::Board apply_slot(const Rules& rules, const detail::Board& b, int from,
                                 MoveEffect* effect = nullptr) {
-  if constexpr (K == GameKind::Kalah) return detail::kalah_apply<kReport>(rules, b, from, effect);
-  else if constexpr (K == GameKind::Oware) return detail::oware_apply<kReport>(rules, b, from, effect);
-  else return detail::congkak_apply<kReport>(rules, b, from, effect);
+  if constexpr (K == GameKind::Kalah)
+    return detail::kalah_apply<kReport>(rules, b, from, effect);
+  else if constexpr (K == GameKind::Oware)
+    return detail::oware_apply<kReport>(rules, b, from, effect);
+  else
+    return detail::congkak_apply<kReport>(rules, b, from, effect);
 }
 
 // Compile-time dispatch on a Position (searches).

@@ -14,7 +14,8 @@ using detail::Board;
 // every child into a sum that perft reads at the end keeps the compiler from dropping any part
 // of that work. A function of its own so that its tight loop keeps everything in registers.
 template <GameKind K>
-[[gnu::noinline]] detail::lanes::Vec apply_leaves(const Rules& rules, const Board& board, uint32_t legal) {
+[[gnu::noinline]] detail::lanes::Vec apply_leaves(const Rules& rules, const Board& board,
+                                                  uint32_t legal) {
   detail::lanes::Vec sum = detail::lanes::zero();
   for (; legal; legal &= legal - 1) {
     const Board child = apply_slot<K>(rules, board, std::countr_zero(legal));
@@ -37,7 +38,8 @@ uint64_t perft_recursive(const Rules& rules, const Board& board, uint32_t legal,
   uint64_t leaves = 0;
   for (; legal; legal &= legal - 1) {
     const Board child = apply_slot<K>(rules, board, std::countr_zero(legal));
-    leaves += perft_recursive<K>(rules, child, legal_slots<K>(rules, child), depth - 1, applied, sink);
+    leaves +=
+        perft_recursive<K>(rules, child, legal_slots<K>(rules, child), depth - 1, applied, sink);
   }
   return leaves;
 }
@@ -47,7 +49,8 @@ PerftCount perft_from(const Rules& rules, const Position& position, int depth) {
   PerftCount count;
   const Board board = detail::to_board(position);
   detail::lanes::Vec sink = detail::lanes::zero();
-  count.leaves = perft_recursive<K>(rules, board, legal_slots<K>(rules, board), depth, count.moves_applied, sink);
+  count.leaves = perft_recursive<K>(rules, board, legal_slots<K>(rules, board), depth,
+                                    count.moves_applied, sink);
   const Board folded = detail::lanes::store(sink);
   uint64_t checksum = 0;
   for (uint16_t lane : folded.lane) checksum = checksum * 31 + lane;
@@ -65,9 +68,12 @@ PerftCount perft(const Rules& rules, const Position& position, int depth) {
     return count;
   }
   switch (rules.kind) {
-    case GameKind::Kalah: return perft_from<GameKind::Kalah>(rules, position, depth);
-    case GameKind::Oware: return perft_from<GameKind::Oware>(rules, position, depth);
-    case GameKind::Congkak: return perft_from<GameKind::Congkak>(rules, position, depth);
+    case GameKind::Kalah:
+      return perft_from<GameKind::Kalah>(rules, position, depth);
+    case GameKind::Oware:
+      return perft_from<GameKind::Oware>(rules, position, depth);
+    case GameKind::Congkak:
+      return perft_from<GameKind::Congkak>(rules, position, depth);
   }
   return PerftCount{};
 }

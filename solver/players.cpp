@@ -6,13 +6,20 @@ namespace mancala {
 
 std::string level_name(int level) {
   switch (level) {
-    case 1: return "level 1 (random)";
-    case 2: return "level 2 (greedy)";
-    case 3: return "level 3 (search, 2 plies)";
-    case 4: return "level 4 (search, 8 plies)";
-    case 5: return "level 5 (timed search)";
-    case 6: return "level 6 (Pro)";
-    default: return "level " + std::to_string(level);
+    case 1:
+      return "level 1 (random)";
+    case 2:
+      return "level 2 (greedy)";
+    case 3:
+      return "level 3 (search, 2 plies)";
+    case 4:
+      return "level 4 (search, 8 plies)";
+    case 5:
+      return "level 5 (timed search)";
+    case 6:
+      return "level 6 (Pro)";
+    default:
+      return "level " + std::to_string(level);
   }
 }
 
@@ -28,11 +35,12 @@ int immediate_gain(const Rules& rules, const Position& position, Move move) {
 
 }  // namespace
 
-std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables, const Position& p,
-                                    Move move) {
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
+                                    const Position& p, Move move) {
   const Side mover = p.side_to_move;
   const Position child = apply_move(rules, p, move);
-  const int gain = (child.store(mover) - p.store(mover)) - (child.store(opponent(mover)) - p.store(opponent(mover)));
+  const int gain = (child.store(mover) - p.store(mover)) -
+                   (child.store(opponent(mover)) - p.store(opponent(mover)));
   if (generate_moves(rules, child).empty()) {
     const Outcome end = final_outcome(rules, child);
     const int final_lead = mover == Side::South ? end.difference() : -end.difference();
@@ -46,10 +54,12 @@ std::optional<int> exact_move_value(const Rules& rules, const ExactValues& table
 Player::Player(const Rules& rules, const PlayerOptions& options)
     : rules_(rules), options_(options), random_(options.seed) {
   // Fixed-depth levels need only a small table (and matches create many players).
-  const size_t megabytes = options_.level == 3 ? 1 : options_.level == 4 ? 4 : options_.table_megabytes;
+  const size_t megabytes = options_.level == 3   ? 1
+                           : options_.level == 4 ? 4
+                                                 : options_.table_megabytes;
   if (options_.level >= 3)
-    search_ = std::make_unique<Search>(rules, megabytes,
-                                       options_.level >= 6 ? options_.tables : nullptr);
+    search_ =
+        std::make_unique<Search>(rules, megabytes, options_.level >= 6 ? options_.tables : nullptr);
 }
 
 Player::~Player() = default;
@@ -95,14 +105,17 @@ bool Player::choose_exact(const Position& p, Move& move, Thinking* thinking) {
 
 Move Player::choose(const Game& game, Thinking* thinking) {
   const MoveList moves = game.legal_moves();
-  if (options_.level <= 1) return moves[static_cast<int>(random_.below(static_cast<uint32_t>(moves.size())))];
+  if (options_.level <= 1)
+    return moves[static_cast<int>(random_.below(static_cast<uint32_t>(moves.size())))];
   if (options_.level == 2) return choose_greedy(game);
   const Position& p = game.position();
   Move move;
   if (options_.level >= 6 && options_.tables && choose_exact(p, move, thinking)) return move;
   SearchLimits limits;
-  if (options_.level == 3) limits.max_depth = 2;
-  else if (options_.level == 4) limits.max_depth = 8;
+  if (options_.level == 3)
+    limits.max_depth = 2;
+  else if (options_.level == 4)
+    limits.max_depth = 8;
   else {
     // Pro thinks four times as long as level 5, and its search stops wherever the tables know.
     const int factor = options_.level >= 6 ? 4 : 1;

@@ -38,8 +38,8 @@ struct PlayerOptions {
 // What the computer thought, for showing it.
 struct Thinking {
   int depth = 0;
-  int score = 0;         // predicted final store difference for the side that moved
-  bool exact = false;    // a game-theoretic value (endgame tables or a proven search)
+  int score = 0;       // predicted final store difference for the side that moved
+  bool exact = false;  // a game-theoretic value (endgame tables or a proven search)
   bool from_tables = false;
   std::vector<Move> pv;
   uint64_t nodes = 0;
@@ -68,7 +68,7 @@ class Player {
 
 // The exact value of a move for the mover (its store gain minus the opponent's plus what follows),
 // from tables; nullopt when the position after it is outside them.
-std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables, const Position& p,
-                                    Move move);
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
+                                    const Position& p, Move move);
 
 }  // namespace mancala

@@ -9,7 +9,8 @@ Position start_position(const Rules& rules) {
   Position position;
   position.houses = rules.houses;
   for (Side side : {Side::South, Side::North})
-    for (int i = 0; i < rules.houses; ++i) position.slots[position.house_slot(side, i)] = rules.seeds;
+    for (int i = 0; i < rules.houses; ++i)
+      position.slots[position.house_slot(side, i)] = rules.seeds;
   return position;
 }
 
@@ -67,7 +68,8 @@ Expected<Position> parse_position(const Rules& rules, std::string_view text) {
     const char* end = f.data() + f.size();
     auto [ptr, ec] = std::from_chars(f.data(), end, value);
     if (f.empty()) return field_error(field, "empty field");
-    if (ec != std::errc() || ptr != end) return field_error(field, "'" + std::string(f) + "' is not a number");
+    if (ec != std::errc() || ptr != end)
+      return field_error(field, "'" + std::string(f) + "' is not a number");
     if (value < 0) return field_error(field, "negative count " + std::to_string(value));
     counts.push_back(value);
   }
@@ -94,12 +96,13 @@ Expected<Position> parse_position(const Rules& rules, std::string_view text) {
                  " but " + rules.name() + " has " + std::to_string(rules.total_seeds())};
   }
   std::string_view side = fields.back();
-  if (side == "S") position.side_to_move = Side::South;
-  else if (side == "N") position.side_to_move = Side::North;
+  if (side == "S")
+    position.side_to_move = Side::South;
+  else if (side == "N")
+    position.side_to_move = Side::North;
   else {
-    return Error{"position '" + std::string(text) + "': field " +
-                 std::to_string(expected_fields) + " (side to move): '" + std::string(side) +
-                 "' is not S or N"};
+    return Error{"position '" + std::string(text) + "': field " + std::to_string(expected_fields) +
+                 " (side to move): '" + std::string(side) + "' is not S or N"};
   }
   return position;
 }

@@ -14,8 +14,12 @@ namespace mancala {
 
 enum class Side : uint8_t { South = 0, North = 1 };
 
-inline constexpr Side opponent(Side side) { return side == Side::South ? Side::North : Side::South; }
-inline constexpr int index(Side side) { return static_cast<int>(side); }
+inline constexpr Side opponent(Side side) {
+  return side == Side::South ? Side::North : Side::South;
+}
+inline constexpr int index(Side side) {
+  return static_cast<int>(side);
+}
 
 inline constexpr int kMaxSlots = 2 * kMaxHouses + 2;
 

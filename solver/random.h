@@ -17,9 +17,7 @@ class Random {
     return z ^ (z >> 31);
   }
   // Uniform in [0, bound), bound > 0.
-  uint32_t below(uint32_t bound) {
-    return static_cast<uint32_t>(((next() >> 32) * bound) >> 32);
-  }
+  uint32_t below(uint32_t bound) { return static_cast<uint32_t>(((next() >> 32) * bound) >> 32); }
 
  private:
   uint64_t state_;

@@ -66,7 +66,8 @@ Expected<RawRecord> split_record(std::string_view text) {
       }
     }
     if (!closed || line.find(']', i) == std::string_view::npos)
-      return Error{"line " + std::to_string(line_number) + ": unterminated tag: " + std::string(line)};
+      return Error{"line " + std::to_string(line_number) +
+                   ": unterminated tag: " + std::string(line)};
     raw.tags.emplace_back(std::move(name), std::move(value));
   }
   return raw;
@@ -93,14 +94,19 @@ Expected<Rules> ogn_rules(const RecordTags& tags) {
 
 }  // namespace
 
-std::string GameRecord::tag(std::string_view name) const { return find_tag(tags, name); }
+std::string GameRecord::tag(std::string_view name) const {
+  return find_tag(tags, name);
+}
 
 std::string result_token(const Game& game) {
   if (!game.is_over()) return "*";
   switch (game.outcome().winner) {
-    case Winner::South: return "1-0";
-    case Winner::North: return "0-1";
-    case Winner::Draw: return "1/2-1/2";
+    case Winner::South:
+      return "1-0";
+    case Winner::North:
+      return "0-1";
+    case Winner::Draw:
+      return "1/2-1/2";
   }
   return "*";
 }
@@ -143,8 +149,10 @@ std::string write_record(const Game& game, const RecordTags& tags) {
     if (starts_turn) {
       if (!token.empty()) emit(token);
       token.clear();
-      if (mover == Side::South) emit(std::to_string(turn_number++) + ".");
-      else if (ply == 0) emit(std::to_string(turn_number++) + "...");
+      if (mover == Side::South)
+        emit(std::to_string(turn_number++) + ".");
+      else if (ply == 0)
+        emit(std::to_string(turn_number++) + "...");
     }
     token += move_letter(mover, moves[ply]);
   }
@@ -162,9 +170,12 @@ Expected<GameRecord> read_record(std::string_view text) {
   const bool ogn = !has_tag(tags, "Game") && (has_tag(tags, "Variant") || has_tag(tags, "FEN"));
 
   Expected<Rules> rules = Error{""};
-  if (ogn) rules = ogn_rules(tags);
-  else if (has_tag(tags, "Game")) rules = parse_rules(find_tag(tags, "Game"));
-  else return Error{"record has no [Game \"...\"] tag (nor the [Variant] of an .ogn record)"};
+  if (ogn)
+    rules = ogn_rules(tags);
+  else if (has_tag(tags, "Game"))
+    rules = parse_rules(find_tag(tags, "Game"));
+  else
+    return Error{"record has no [Game \"...\"] tag (nor the [Variant] of an .ogn record)"};
   if (!rules) return Error{rules.error()};
 
   Position start = start_position(*rules);
@@ -182,7 +193,8 @@ Expected<GameRecord> read_record(std::string_view text) {
     const char c = movetext[i];
     if (c == '{' || c == '(') {  // comments and (in .ogn) variations are skipped, unnested
       size_t close = movetext.find(c == '{' ? '}' : ')', i);
-      if (close == std::string::npos) return Error{"unterminated comment or variation in move text"};
+      if (close == std::string::npos)
+        return Error{"unterminated comment or variation in move text"};
       i = close;
       continue;
     }

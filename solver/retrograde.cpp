@@ -77,7 +77,6 @@ void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
   layers_[seeds] = std::move(values);
 }
 
-
 namespace {
 
 // The next slot of a sowing by `mover` after `slot`: Kalah skips the opponent's store; Oware
@@ -133,13 +132,18 @@ void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visi
 
 void for_each_inner_parent(const Rules& rules, const Position& child,
                            const std::function<void(const Position&, Move)>& visit) {
-  if (rules.kind == GameKind::Oware) visit_inner_parents<GameKind::Oware>(rules, child, visit);
-  else visit_inner_parents<GameKind::Kalah>(rules, child, visit);
+  if (rules.kind == GameKind::Oware)
+    visit_inner_parents<GameKind::Oware>(rules, child, visit);
+  else
+    visit_inner_parents<GameKind::Kalah>(rules, child, visit);
 }
 
-const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds, const BuildProgressFn& progress) {
-  if (rules_.kind == GameKind::Oware) build_layer_for<GameKind::Oware>(seeds, progress);
-  else build_layer_for<GameKind::Kalah>(seeds, progress);
+const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds,
+                                                          const BuildProgressFn& progress) {
+  if (rules_.kind == GameKind::Oware)
+    build_layer_for<GameKind::Oware>(seeds, progress);
+  else
+    build_layer_for<GameKind::Kalah>(seeds, progress);
   return layers_[seeds];
 }
 
@@ -239,11 +243,13 @@ void RetrogradeBuilder::build_layer_for(int seeds, const BuildProgressFn& progre
               if (left.fetch_sub(1, std::memory_order_relaxed) == 1 &&
                   (exits[q] == kNoExit || exits[q] <= -t)) {
                 int8_t expected = 0;
-                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t))) found.push_back(q);
+                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t)))
+                  found.push_back(q);
               }
             } else if (value.load(std::memory_order_relaxed) == 0) {
               int8_t expected = 0;
-              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t))) found.push_back(q);
+              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t)))
+                found.push_back(q);
             }
           }
           parents.clear();

@@ -27,9 +27,12 @@ bool parse_int_in(std::string_view text, int lo, int hi, int& out) {
 
 std::string_view rule_set_name(OwareRuleSet set) {
   switch (set) {
-    case OwareRuleSet::Abapa: return "abapa";
-    case OwareRuleSet::GrandSlamCaptures: return "grand-slam-captures";
-    case OwareRuleSet::Awari: return "awari";
+    case OwareRuleSet::Abapa:
+      return "abapa";
+    case OwareRuleSet::GrandSlamCaptures:
+      return "grand-slam-captures";
+    case OwareRuleSet::Awari:
+      return "awari";
   }
   return "abapa";
 }
@@ -85,7 +88,8 @@ Rules Rules::congkak(int houses, int seeds, bool no_capture_first_lap) {
 std::string Rules::name() const {
   std::string size = std::to_string(houses) + ":" + std::to_string(seeds);
   switch (kind) {
-    case GameKind::Kalah: return "kalah:" + size + (empty_capture ? ":empty-capture" : "");
+    case GameKind::Kalah:
+      return "kalah:" + size + (empty_capture ? ":empty-capture" : "");
     case GameKind::Oware:
       return "oware:" + std::to_string(seeds) + ":" + std::string(rule_set_name(oware_rules));
     case GameKind::Congkak:
@@ -98,9 +102,11 @@ std::string Rules::table_name() const {
   switch (kind) {
     case GameKind::Kalah:
       return "kalah:" + std::to_string(houses) + (empty_capture ? ":empty-capture" : "");
-    case GameKind::Oware: return "oware:" + std::string(rule_set_name(oware_rules));
+    case GameKind::Oware:
+      return "oware:" + std::string(rule_set_name(oware_rules));
     case GameKind::Congkak:
-      return "congkak:" + std::to_string(houses) + (no_capture_first_lap ? ":no-capture-first-lap" : "");
+      return "congkak:" + std::to_string(houses) +
+             (no_capture_first_lap ? ":no-capture-first-lap" : "");
   }
   return "";
 }
@@ -115,7 +121,8 @@ Expected<Rules> parse_rules(std::string_view text) {
     int max_seeds = kalah ? 12 : 10;
     int houses = kalah ? 6 : 7;
     int seeds = kalah ? 4 : 7;
-    if (parts.size() == 2 || parts.size() > 4) return bad_game(text, "expected GAME or GAME:H:N[:VARIANT]");
+    if (parts.size() == 2 || parts.size() > 4)
+      return bad_game(text, "expected GAME or GAME:H:N[:VARIANT]");
     if (parts.size() >= 3) {
       if (!parse_int_in(parts[1], min_houses, max_houses, houses))
         return bad_game(text, "houses must be a number from " + std::to_string(min_houses) +
@@ -140,9 +147,12 @@ Expected<Rules> parse_rules(std::string_view text) {
       return bad_game(text, "seeds must be a number from 1 to 6");
     OwareRuleSet set = OwareRuleSet::Abapa;
     if (parts.size() == 3) {
-      if (parts[2] == "abapa") set = OwareRuleSet::Abapa;
-      else if (parts[2] == "grand-slam-captures") set = OwareRuleSet::GrandSlamCaptures;
-      else if (parts[2] == "awari") set = OwareRuleSet::Awari;
+      if (parts[2] == "abapa")
+        set = OwareRuleSet::Abapa;
+      else if (parts[2] == "grand-slam-captures")
+        set = OwareRuleSet::GrandSlamCaptures;
+      else if (parts[2] == "awari")
+        set = OwareRuleSet::Awari;
       else
         return bad_game(text, "unknown rule set '" + std::string(parts[2]) +
                                   "' (expected abapa, grand-slam-captures or awari)");
@@ -156,14 +166,16 @@ Expected<Rules> parse_table_name(std::string_view text) {
   std::vector<std::string_view> parts = split(text, ':');
   std::string game;
   if (parts[0] == "kalah" && parts.size() >= 2 && parts.size() <= 3) {
-    game = "kalah:" + std::string(parts[1]) + ":4" + (parts.size() == 3 ? ":" + std::string(parts[2]) : "");
+    game = "kalah:" + std::string(parts[1]) + ":4" +
+           (parts.size() == 3 ? ":" + std::string(parts[2]) : "");
   } else if (parts[0] == "oware" && parts.size() == 2) {
     game = "oware:4:" + std::string(parts[1]);
   } else {
     return Error{"unknown table name '" + std::string(text) + "'"};
   }
   Expected<Rules> rules = parse_rules(game);
-  if (!rules || rules->table_name() != text) return Error{"unknown table name '" + std::string(text) + "'"};
+  if (!rules || rules->table_name() != text)
+    return Error{"unknown table name '" + std::string(text) + "'"};
   return rules;
 }
 

@@ -34,10 +34,10 @@ uint64_t position_hash(const Position& p) {
 struct Search::Entry {
   uint64_t key = 0;
   int16_t future = 0;
-  int16_t depth = -1;   // remaining depth searched, in half plies; -1: empty
-  uint8_t bound = 0;    // kLower, kUpper or kExact
-  uint8_t move = 0;     // best move found, the first to try
-  uint8_t proven = 0;   // the bound is game-theoretic, good at any depth
+  int16_t depth = -1;  // remaining depth searched, in half plies; -1: empty
+  uint8_t bound = 0;   // kLower, kUpper or kExact
+  uint8_t move = 0;    // best move found, the first to try
+  uint8_t proven = 0;  // the bound is game-theoretic, good at any depth
   uint8_t padding = 0;
 };
 
@@ -52,13 +52,16 @@ Search::Search(const Rules& rules, size_t table_megabytes, const ExactValues* ta
 
 Search::~Search() = default;
 
-void Search::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+void Search::clear() {
+  std::fill(table_.begin(), table_.end(), Entry{});
+}
 
 bool Search::out_of_time() {
   if (stop_.load(std::memory_order_relaxed)) return true;
   if (node_limit_ && nodes_ >= node_limit_) return true;
   if (time_limit_ > 0) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= time_limit_) return true;
   }
   return false;
@@ -118,9 +121,11 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     c.position = apply_move<K>(rules_, p, c.move);
     const int gain = (c.position.store(mover) - p.store(mover)) -
                      (c.position.store(opponent(mover)) - p.store(opponent(mover)));
-    c.order = (c.move == tt_move ? 1000 : 0) + 4 * gain + (c.position.side_to_move == mover ? 2 : 0);
+    c.order =
+        (c.move == tt_move ? 1000 : 0) + 4 * gain + (c.position.side_to_move == mover ? 2 : 0);
   }
-  std::sort(children.begin(), children.begin() + n, [](const Child& a, const Child& b) { return a.order > b.order; });
+  std::sort(children.begin(), children.begin() + n,
+            [](const Child& a, const Child& b) { return a.order > b.order; });
 
   if constexpr (K == GameKind::Oware) path_.push_back(key);
   const int alpha_in = alpha;
@@ -173,9 +178,12 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
 
 Search::Value Search::dispatch(const Position& p, int depth, int alpha, int beta) {
   switch (rules_.kind) {
-    case GameKind::Kalah: return negamax<GameKind::Kalah>(p, depth, alpha, beta, 0);
-    case GameKind::Oware: return negamax<GameKind::Oware>(p, depth, alpha, beta, 0);
-    case GameKind::Congkak: return negamax<GameKind::Congkak>(p, depth, alpha, beta, 0);
+    case GameKind::Kalah:
+      return negamax<GameKind::Kalah>(p, depth, alpha, beta, 0);
+    case GameKind::Oware:
+      return negamax<GameKind::Oware>(p, depth, alpha, beta, 0);
+    case GameKind::Congkak:
+      return negamax<GameKind::Congkak>(p, depth, alpha, beta, 0);
   }
   return {0, false};
 }
@@ -261,14 +269,17 @@ SearchResult Search::run(const Position& position, const SearchLimits& limits,
     result.proven = v.proven;
     result.depth = depth;
     result.nodes = nodes_;
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     result.pv = principal_variation(position, std::max(depth, v.proven ? 200 : depth));
-    if (result.pv.empty() || result.pv[0] != result.best) result.pv.insert(result.pv.begin(), result.best);
+    if (result.pv.empty() || result.pv[0] != result.best)
+      result.pv.insert(result.pv.begin(), result.best);
     if (on_iteration) on_iteration(result);
     if (v.proven) break;
   }
   result.nodes = nodes_;
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   return result;
 }
 

@@ -21,7 +21,8 @@ void TableIndex::unrank(uint64_t rank, int seeds, uint8_t* counts) const {
   int top = seeds + slots_ - 1;  // the cell after the last bar's highest place
   for (int j = slots_ - 2; j >= 0; --j) {
     int bar = top - 1;
-    while (binomial_[static_cast<size_t>(bar) * kColumns + static_cast<size_t>(j + 1)] > rank) --bar;
+    while (binomial_[static_cast<size_t>(bar) * kColumns + static_cast<size_t>(j + 1)] > rank)
+      --bar;
     rank -= binomial_[static_cast<size_t>(bar) * kColumns + static_cast<size_t>(j + 1)];
     counts[j + 1] = static_cast<uint8_t>(top - 1 - bar);
     top = bar;

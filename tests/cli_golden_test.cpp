@@ -62,8 +62,8 @@ const std::string& database_dir() {
   static const std::string dir = [] {
     const std::string d = ::testing::TempDir() + "golden_db_" + std::to_string(::getpid());
     for (const char* game : {"kalah", "oware"}) {
-      const std::string command =
-          std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds 6 --quiet --out " + d + " >/dev/null";
+      const std::string command = std::string(MANCALA_BINARY) + " db build " + game +
+                                  " --max-seeds 6 --quiet --out " + d + " >/dev/null";
       EXPECT_EQ(std::system(command.c_str()), 0);
     }
     return d;
@@ -92,8 +92,8 @@ std::string mask_timings(const std::string& text) {
 
 std::string run_case(const GoldenCase& c) {
   // One file per case and process: ctest runs cases in parallel.
-  const std::string err_path = ::testing::TempDir() + "golden_stderr_" + c.name + "_" +
-                               std::to_string(::getpid()) + ".txt";
+  const std::string err_path =
+      ::testing::TempDir() + "golden_stderr_" + c.name + "_" + std::to_string(::getpid()) + ".txt";
   std::string arguments = c.arguments;
   const bool uses_db = arguments.find("{db}") != std::string::npos;
   if (uses_db) arguments = replace_all(arguments, "{db}", database_dir());

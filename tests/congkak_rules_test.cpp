@@ -28,7 +28,8 @@ TEST(CongkakRules, StartHasNSeedsPerHouseAndSouthMovesFirst) {
   EXPECT_FALSE(is_game_over(r, start_position(r)));
 }
 
-// ------------------------------------------------------------------ rule 3: where the last seed lands
+// ------------------------------------------------------------------ rule 3: where the last seed
+// lands
 
 TEST(CongkakRules, LastSeedInOwnStoreGivesExtraTurn) {
   const Rules r = rules_of("congkak:3:2");

@@ -133,8 +133,8 @@ TEST(GameString, CongkakNoCaptureFirstLapVariant) {
 TEST(GameString, CanonicalNameParsesBackToSameRules) {
   for (std::string_view game :
        {"kalah", "kalah:1:1", "kalah:12:12", "kalah:4:3:empty-capture", "oware", "oware:1",
-        "oware:6:grand-slam-captures", "oware:3:awari", "oware:4:abapa", "congkak",
-        "congkak:3:10", "congkak:9:1:no-capture-first-lap"}) {
+        "oware:6:grand-slam-captures", "oware:3:awari", "oware:4:abapa", "congkak", "congkak:3:10",
+        "congkak:9:1:no-capture-first-lap"}) {
     const Rules r = rules_of(game);
     EXPECT_EQ(rules_of(r.name()), r) << game << " -> " << r.name();
   }
@@ -158,9 +158,9 @@ TEST(GameString, TableNameDoesNotDependOnSeeds) {
 
 TEST(GameString, AcceptedFormsListEveryForm) {
   const std::string forms(game_string_forms());
-  for (std::string_view form : {"kalah", "kalah:H:N", "kalah:H:N:empty-capture", "oware",
-                                "oware:N", "oware:N:grand-slam-captures", "oware:N:awari",
-                                "congkak", "congkak:H:N", "congkak:H:N:no-capture-first-lap"})
+  for (std::string_view form : {"kalah", "kalah:H:N", "kalah:H:N:empty-capture", "oware", "oware:N",
+                                "oware:N:grand-slam-captures", "oware:N:awari", "congkak",
+                                "congkak:H:N", "congkak:H:N:no-capture-first-lap"})
     EXPECT_TRUE(has(forms, form)) << form;
 }
 
@@ -230,8 +230,7 @@ TEST(PositionString, StartPositionStrings) {
   EXPECT_EQ(to_string(start_position(rules_of("oware:5"))), "5-5-5-5-5-5-5-5-5-5-5-5-0-0-S");
   EXPECT_EQ(to_string(start_position(rules_of("kalah:3:2"))), "2-2-2-2-2-2-0-0-S");
   EXPECT_EQ(to_string(start_position(rules_of("kalah:1:12"))), "12-12-0-0-S");
-  EXPECT_EQ(to_string(start_position(rules_of("congkak"))),
-            "7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S");
+  EXPECT_EQ(to_string(start_position(rules_of("congkak"))), "7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S");
 }
 
 TEST(PositionString, StartPositionParsesToStartPosition) {
@@ -346,10 +345,9 @@ TEST(PositionString, SeedTotalMismatchRejected) {
 
 TEST(PositionString, SideOtherThanSOrNRejected) {
   const Rules r = rules_of("kalah");
-  for (std::string_view text :
-       {"4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-s",
-        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-SN",
-        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-0"}) {
+  for (std::string_view text : {"4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-s",
+                                "4-4-4-4-4-4-4-4-4-4-4-4-0-0-", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-SN",
+                                "4-4-4-4-4-4-4-4-4-4-4-4-0-0-0"}) {
     const std::string error = position_error(r, text);
     EXPECT_TRUE(has(error, "side")) << text << ": " << error;
   }

@@ -59,9 +59,11 @@ TEST(Perft, OwarePresets) {
 }
 
 TEST(Perft, OwareRuleSetsDifferOnlyWhereGrandSlamsAndFeedingArise) {
-  expect_perft({"oware:2:grand-slam-captures", {6, 33, 155, 672, 2792, 11357, 46217, 187659, 759200}});
+  expect_perft(
+      {"oware:2:grand-slam-captures", {6, 33, 155, 672, 2792, 11357, 46217, 187659, 759200}});
   expect_perft({"oware:2:awari", {6, 33, 155, 672, 2792, 11349, 46178, 187567, 758798}});
-  expect_perft({"oware:1:grand-slam-captures", {6, 35, 171, 804, 3229, 12571, 44453, 154671, 511400}});
+  expect_perft(
+      {"oware:1:grand-slam-captures", {6, 35, 171, 804, 3229, 12571, 44453, 154671, 511400}});
   expect_perft({"oware:1:awari", {6, 35, 171, 804, 3229, 12571, 44450, 154657, 511380}});
 }
 

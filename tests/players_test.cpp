@@ -51,16 +51,19 @@ TEST(Players, ProNeverChoosesAMoveWorseThanTheBestExactValue) {
       p.slots.fill(0);
       const int seeds = 1 + static_cast<int>(random.below(9));
       for (int k = 0; k < seeds; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North, static_cast<int>(random.below(6)))];
+        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
+                               static_cast<int>(random.below(6)))];
       // The rest of the game's seeds sit in the stores.
       p.slots[p.store_slot(Side::South)] = static_cast<uint16_t>((rules.total_seeds() - seeds) / 2);
-      p.slots[p.store_slot(Side::North)] = static_cast<uint16_t>(rules.total_seeds() - seeds - (rules.total_seeds() - seeds) / 2);
+      p.slots[p.store_slot(Side::North)] =
+          static_cast<uint16_t>(rules.total_seeds() - seeds - (rules.total_seeds() - seeds) / 2);
       p.side_to_move = random.below(2) ? Side::South : Side::North;
       const Game game(rules, p);
       if (game.is_over()) continue;
       const Move chosen = pro.choose(game);
       int best = -1000;
-      for (Move m : game.legal_moves()) best = std::max(best, *exact_move_value(rules, tables, p, m));
+      for (Move m : game.legal_moves())
+        best = std::max(best, *exact_move_value(rules, tables, p, m));
       ASSERT_EQ(*exact_move_value(rules, tables, p, chosen), best) << name << " " << to_string(p);
       ++checked;
     }

@@ -26,7 +26,8 @@ TEST_P(RandomGames, KeepTheInvariants) {
     Game game(rules);
     int plies = 0;
     while (!game.is_over()) {
-      ASSERT_LT(++plies, kMaxPlies) << "game " << g << " does not end: " << to_string(game.position());
+      ASSERT_LT(++plies, kMaxPlies)
+          << "game " << g << " does not end: " << to_string(game.position());
       const Position before = game.position();
       const MoveList moves = game.legal_moves();
       ASSERT_FALSE(moves.empty());
@@ -36,7 +37,8 @@ TEST_P(RandomGames, KeepTheInvariants) {
       ASSERT_TRUE(game.play(move, &effect));
       const Position& after = game.position();
       ASSERT_FALSE(effect.endless) << to_string(before);
-      ASSERT_EQ(after.seeds_total(), rules.total_seeds()) << to_string(before) << " move " << int(move);
+      ASSERT_EQ(after.seeds_total(), rules.total_seeds())
+          << to_string(before) << " move " << int(move);
       ASSERT_GE(after.store(Side::South), before.store(Side::South));
       ASSERT_GE(after.store(Side::North), before.store(Side::North));
       ASSERT_EQ(effect.extra_turn, !effect.game_over && after.side_to_move == before.side_to_move);
@@ -55,7 +57,8 @@ TEST_P(RandomGames, KeepTheInvariants) {
       ASSERT_EQ(outcome.south_store + outcome.north_store, rules.total_seeds());
     }
     if (g % 10 == 0) {  // records: write, read back, same game
-      const RecordTags tags = {{"South", "Random \"A\""}, {"North", "B\\C"}, {"Date", "2026.11.29"}};
+      const RecordTags tags = {
+          {"South", "Random \"A\""}, {"North", "B\\C"}, {"Date", "2026.11.29"}};
       const std::string text = write_record(game, tags);
       Expected<GameRecord> record = read_record(text);
       ASSERT_TRUE(record.ok()) << record.error() << "\n" << text;

@@ -21,8 +21,8 @@ Game play_letters(const Rules& rules, const Position& start, const std::string& 
 TEST(Record, WritesTagsThenNumberedTurnsWithExtraTurnsJoined) {
   const Rules rules = Rules::kalah();
   const Game game = play_letters(rules, start_position(rules), "CFbeA");
-  const std::string text =
-      write_record(game, {{"South", "Ann"}, {"North", "Bob"}, {"Date", "2026.11.29"}, {"Event", "Club"}});
+  const std::string text = write_record(
+      game, {{"South", "Ann"}, {"North", "Bob"}, {"Date", "2026.11.29"}, {"Event", "Club"}});
   EXPECT_EQ(text,
             "[Game \"kalah:6:4\"]\n"
             "[South \"Ann\"]\n"
@@ -67,8 +67,8 @@ TEST(Record, FinishedGameCarriesResultTagAndToken) {
 }
 
 TEST(Record, ReadsCommentsAndIgnoresMoveNumbers) {
-  Expected<GameRecord> record = read_record(
-      "[Game \"kalah\"]\n[Result \"*\"]\n\n1. C {extra turn} F 2. {nothing} *\n");
+  Expected<GameRecord> record =
+      read_record("[Game \"kalah\"]\n[Result \"*\"]\n\n1. C {extra turn} F 2. {nothing} *\n");
   ASSERT_TRUE(record.ok()) << record.error();
   EXPECT_EQ(record->game.moves().size(), 2u);
   EXPECT_EQ(to_string(record->game.position()), "4-4-0-5-5-0-5-5-5-5-4-4-2-0-N");

@@ -64,7 +64,8 @@ std::map<Key, int> reference_values(const Rules& game, int max_seeds) {
         }
         const int gain = c.store(Side::South) - c.store(Side::North);  // South moved
         const int v = value.at(key_of(c));
-        nodes[i].best_exit = std::max(nodes[i].best_exit, gain + (c.side_to_move == Side::South ? v : -v));
+        nodes[i].best_exit =
+            std::max(nodes[i].best_exit, gain + (c.side_to_move == Side::South ? v : -v));
       }
     }
     std::vector<int> result(keys.size(), 0);
@@ -79,8 +80,10 @@ std::map<Key, int> reference_values(const Rules& game, int max_seeds) {
           for (size_t c : n.inner) won = won || result[c] <= -t;
           bool lost = n.best_exit <= -t;  // includes "no exit"
           for (size_t c : n.inner) lost = lost && result[c] >= t;
-          if (won) result[i] = t;
-          else if (lost) result[i] = -t;
+          if (won)
+            result[i] = t;
+          else if (lost)
+            result[i] = -t;
           changed = changed || won || lost;
         }
       }
@@ -101,25 +104,34 @@ void expect_builder_matches_reference(const char* game, int max_seeds) {
       TableKey key;
       builder.index().unrank(r, s, key.counts.data());
       const Key k(key.counts.begin(), key.counts.begin() + 2 * rules.houses);
-      ASSERT_EQ(values[r], reference.at(k)) << game << " layer " << s << " rank " << r << " position "
-                                            << to_string(position_from_key(key.counts.data(), rules.houses));
+      ASSERT_EQ(values[r], reference.at(k))
+          << game << " layer " << s << " rank " << r << " position "
+          << to_string(position_from_key(key.counts.data(), rules.houses));
     }
   }
 }
 
-TEST(Retrograde, KalahSixHousesMatchesExhaustiveSolver) { expect_builder_matches_reference("kalah", 6); }
+TEST(Retrograde, KalahSixHousesMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah", 6);
+}
 TEST(Retrograde, KalahEmptyCaptureMatchesExhaustiveSolver) {
   expect_builder_matches_reference("kalah:6:4:empty-capture", 6);
 }
-TEST(Retrograde, KalahFourHousesMatchesExhaustiveSolver) { expect_builder_matches_reference("kalah:4:3", 9); }
+TEST(Retrograde, KalahFourHousesMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:4:3", 9);
+}
 TEST(Retrograde, KalahThreeHousesEmptyCaptureMatchesExhaustiveSolver) {
   expect_builder_matches_reference("kalah:3:3:empty-capture", 10);
 }
-TEST(Retrograde, OwareAbapaMatchesExhaustiveSolver) { expect_builder_matches_reference("oware", 7); }
+TEST(Retrograde, OwareAbapaMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("oware", 7);
+}
 TEST(Retrograde, OwareGrandSlamCapturesMatchesExhaustiveSolver) {
   expect_builder_matches_reference("oware:4:grand-slam-captures", 6);
 }
-TEST(Retrograde, OwareAwariMatchesExhaustiveSolver) { expect_builder_matches_reference("oware:4:awari", 6); }
+TEST(Retrograde, OwareAwariMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("oware:4:awari", 6);
+}
 
 // Every inner move p -> c is found again by un-sowing from c.
 TEST(Retrograde, UnmovesFindEveryInnerParent) {

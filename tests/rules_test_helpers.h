@@ -25,7 +25,9 @@ inline Position pos(const Rules& rules, std::string_view text) {
   return p.ok() ? p.value() : start_position(rules);
 }
 
-inline Move house_of(char letter) { return static_cast<Move>(letter >= 'a' ? letter - 'a' : letter - 'A'); }
+inline Move house_of(char letter) {
+  return static_cast<Move>(letter >= 'a' ? letter - 'a' : letter - 'A');
+}
 
 // The legal moves as letters of the side to move, e.g. "ABC".
 inline std::string legal(const Rules& rules, std::string_view text) {
@@ -44,7 +46,8 @@ struct Played {
 // checks that seeds are conserved and that no sowing was cut short.
 inline Played play(const Rules& rules, std::string_view text, char letter) {
   const Position p = pos(rules, text);
-  EXPECT_TRUE(generate_moves(rules, p).contains(house_of(letter))) << letter << " is not legal in " << text;
+  EXPECT_TRUE(generate_moves(rules, p).contains(house_of(letter)))
+      << letter << " is not legal in " << text;
   Played out;
   const Position q = apply_move(rules, p, house_of(letter), &out.effect);
   EXPECT_EQ(q.seeds_total(), rules.total_seeds()) << "seeds not conserved";

@@ -38,7 +38,8 @@ Position random_position(const Rules& rules, Random& random, int plies) {
   for (int i = 0; i < plies; ++i) {
     const MoveList moves = generate_moves(rules, p);
     if (moves.empty()) break;
-    const Position next = apply_move(rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
+    const Position next = apply_move(
+        rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
     if (generate_moves(rules, next).empty()) break;
     p = next;
   }
@@ -47,13 +48,15 @@ Position random_position(const Rules& rules, Random& random, int plies) {
 
 TEST(Search, AlphaBetaEqualsMinimaxOnRandomPositions) {
   Random random(7);
-  for (const char* game : {"kalah", "kalah:4:3:empty-capture", "oware", "oware:3:awari", "congkak:5:4", "kalah:6:6"}) {
+  for (const char* game :
+       {"kalah", "kalah:4:3:empty-capture", "oware", "oware:3:awari", "congkak:5:4", "kalah:6:6"}) {
     const Rules rules = *parse_rules(game);
     Search search(rules, 0);
     for (int i = 0; i < 40; ++i) {
       const Position p = random_position(rules, random, static_cast<int>(random.below(30)));
       for (int depth = 1; depth <= 5; ++depth)
-        ASSERT_EQ(search.search_depth(p, depth), minimax(rules, p, 2 * depth)) << game << " " << to_string(p) << " depth " << depth;
+        ASSERT_EQ(search.search_depth(p, depth), minimax(rules, p, 2 * depth))
+            << game << " " << to_string(p) << " depth " << depth;
     }
   }
 }
@@ -98,7 +101,8 @@ TEST(Search, TableBackedSearchAgreesWithTheTables) {
       Position p = start_position(table_rules);
       p.slots.fill(0);
       for (int k = 0; k < 10; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North, static_cast<int>(random.below(6)))];
+        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
+                               static_cast<int>(random.below(6)))];
       if (generate_moves(table_rules, p).empty()) continue;
       SearchLimits limits;
       limits.max_depth = rules.kind == GameKind::Oware ? 16 : 40;

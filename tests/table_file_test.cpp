@@ -22,8 +22,9 @@ namespace fs = std::filesystem;
 class TableFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("mancala_tables_" + std::to_string(::getpid()) + "_" +
-                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::path(::testing::TempDir()) /
+           ("mancala_tables_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -216,7 +217,9 @@ TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   write_bytes(layer_path("kalah-6", 6) + ".tmp", "partial");
   int resumed = 0, built = 0;
   BuildRequest request{Rules::kalah(), 7, dir_.string(), {}};
-  ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) { (r.resumed ? resumed : built)++; }).ok());
+  ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) {
+                (r.resumed ? resumed : built)++;
+              }).ok());
   EXPECT_EQ(resumed, 6);
   EXPECT_EQ(built, 2);
   EXPECT_EQ(fs::last_write_time(layer_path("kalah-6", 3)), stamp);

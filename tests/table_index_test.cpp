@@ -22,8 +22,10 @@ void check_layer(int slots, int seeds) {
     for (int i = 0; i < slots; ++i) sum += key.counts[i];
     ASSERT_EQ(sum, seeds) << "rank " << r;
     ASSERT_EQ(index.rank(key.counts.data()), r);
-    if (r == 0) walked = key;
-    else next_key(walked.counts.data(), slots);
+    if (r == 0)
+      walked = key;
+    else
+      next_key(walked.counts.data(), slots);
     ASSERT_EQ(walked.counts, key.counts) << "next_key disagrees with unrank at rank " << r;
     ASSERT_TRUE(seen.insert(std::string(key.counts.begin(), key.counts.begin() + slots)).second);
   }
@@ -34,7 +36,7 @@ TEST(TableIndex, LayerSizesAreBinomials) {
   const TableIndex index(12, 24);
   EXPECT_EQ(index.layer_size(0), 1u);
   EXPECT_EQ(index.layer_size(1), 12u);
-  EXPECT_EQ(index.layer_size(16), 13037895u);  // C(27, 11)
+  EXPECT_EQ(index.layer_size(16), 13037895u);   // C(27, 11)
   EXPECT_EQ(index.layer_size(24), 417225900u);  // C(35, 11)
   uint64_t total = 0;
   for (int s = 0; s <= 24; ++s) total += index.layer_size(s);

@@ -2,8 +2,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/game.h"
 #include "tools/cli.h"
@@ -59,9 +59,9 @@ void run_apply(const ApplyOptions& options) {
     const char* winner = outcome.winner == Winner::South   ? "South"
                          : outcome.winner == Winner::North ? "North"
                                                            : "draw";
-    result = fmt::format("{{\"winner\": \"{}\", \"south\": {}, \"north\": {}, \"repetition\": {}}}",
-                         winner, outcome.south_store, outcome.north_store,
-                         game.ended_by_repetition());
+    result =
+        fmt::format("{{\"winner\": \"{}\", \"south\": {}, \"north\": {}, \"repetition\": {}}}",
+                    winner, outcome.south_store, outcome.north_store, game.ended_by_repetition());
   }
   fmt::print(
       "{{\"game\": {}, \"position\": {}, \"stores\": {{\"south\": {}, \"north\": {}}}, "

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/moves.h"
 #include "solver/perft.h"
@@ -60,7 +60,8 @@ SearchFigures run_search_workload(const SearchWorkload& work) {
     for (int k = 0; k < 3; ++k) {  // the next position: three random plies on
       const MoveList moves = generate_moves(rules, p);
       if (moves.empty()) break;
-      const Position next = apply_move(rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
+      const Position next = apply_move(
+          rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
       if (generate_moves(rules, next).empty()) break;
       p = next;
     }
@@ -80,14 +81,16 @@ void run_bench(bool json) {
     const Rules rules = require_rules(work.game);
     const auto t0 = std::chrono::steady_clock::now();
     const PerftCount count = perft(rules, start_position(rules), work.depth);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double rate = static_cast<double>(count.moves_applied) / seconds;
     total_applied += count.moves_applied;
     if (json) {
-      rows += fmt::format("{}{{\"game\": {}, \"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, "
-                          "\"seconds\": {:.6f}, \"moves_per_second\": {:.0f}}}",
-                          rows.empty() ? "" : ", ", json_string(rules.name()), work.depth,
-                          count.leaves, count.moves_applied, seconds, rate);
+      rows += fmt::format(
+          "{}{{\"game\": {}, \"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, "
+          "\"seconds\": {:.6f}, \"moves_per_second\": {:.0f}}}",
+          rows.empty() ? "" : ", ", json_string(rules.name()), work.depth, count.leaves,
+          count.moves_applied, seconds, rate);
     } else {
       fmt::print("{:<10} {:>5} {:>14} {:>16} {:>9.3f} {:>11.1f}M\n", work.game, work.depth,
                  count.leaves, count.moves_applied, seconds, rate / 1e6);
@@ -96,8 +99,10 @@ void run_bench(bool json) {
   }
   if (!json) {
     fmt::print("total moves applied: {}\n\n", total_applied);
-    fmt::print("search workloads (single thread, {} positions each, fixed depth, no tables)\n", kSearchPositions);
-    fmt::print("{:<10} {:>5} {:>14} {:>9} {:>12}\n", "game", "depth", "nodes", "seconds", "nodes/s");
+    fmt::print("search workloads (single thread, {} positions each, fixed depth, no tables)\n",
+               kSearchPositions);
+    fmt::print("{:<10} {:>5} {:>14} {:>9} {:>12}\n", "game", "depth", "nodes", "seconds",
+               "nodes/s");
   }
   std::string search_rows;
   uint64_t total_nodes = 0;
@@ -105,17 +110,19 @@ void run_bench(bool json) {
     const SearchFigures f = run_search_workload(work);
     total_nodes += f.nodes;
     if (json) {
-      search_rows += fmt::format("{}{{\"game\": {}, \"depth\": {}, \"nodes\": {}, \"seconds\": {:.6f}}}",
-                                 search_rows.empty() ? "" : ", ", json_string(work.game), work.depth, f.nodes, f.seconds);
+      search_rows += fmt::format(
+          "{}{{\"game\": {}, \"depth\": {}, \"nodes\": {}, \"seconds\": {:.6f}}}",
+          search_rows.empty() ? "" : ", ", json_string(work.game), work.depth, f.nodes, f.seconds);
     } else {
-      fmt::print("{:<10} {:>5} {:>14} {:>9.3f} {:>11.2f}M\n", work.game, work.depth, f.nodes, f.seconds,
-                 static_cast<double>(f.nodes) / f.seconds / 1e6);
+      fmt::print("{:<10} {:>5} {:>14} {:>9.3f} {:>11.2f}M\n", work.game, work.depth, f.nodes,
+                 f.seconds, static_cast<double>(f.nodes) / f.seconds / 1e6);
       std::fflush(stdout);
     }
   }
   if (json)
-    fmt::print("{{\"perft\": [{}], \"moves_applied\": {}, \"search\": [{}], \"search_nodes\": {}}}\n", rows,
-               total_applied, search_rows, total_nodes);
+    fmt::print(
+        "{{\"perft\": [{}], \"moves_applied\": {}, \"search\": [{}], \"search_nodes\": {}}}\n",
+        rows, total_applied, search_rows, total_nodes);
   else
     fmt::print("total search nodes (the signature of the search's behaviour): {}\n", total_nodes);
 }
@@ -124,7 +131,8 @@ void run_bench(bool json) {
 
 void add_bench_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("bench", "Run the fixed speed workloads and print their figures");
+  CLI::App* cmd =
+      app.add_subcommand("bench", "Run the fixed speed workloads and print their figures");
   cmd->add_flag("--json", *json, "Print one JSON object");
   cmd->callback([json] { run_bench(*json); });
 }

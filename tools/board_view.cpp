@@ -28,7 +28,9 @@ std::string render_board(const Position& p, const std::optional<LastMove>& last,
     if (slot == last->effect.last_slot) return kLastSeed;
     return nullptr;
   };
-  auto cell = [&](int slot) { return paint(fmt::format("{:>3}", p.slots[slot]), cell_style(slot), color); };
+  auto cell = [&](int slot) {
+    return paint(fmt::format("{:>3}", p.slots[slot]), cell_style(slot), color);
+  };
   const std::string rule = "+" + [&] {
     std::string s;
     for (int i = 0; i < h; ++i) s += "----+";
@@ -49,10 +51,13 @@ std::string render_board(const Position& p, const std::optional<LastMove>& last,
   for (int i = h - 1; i >= 0; --i) out += cell(p.house_slot(Side::North, i)) + " |";
   out += "\n";
   const int north_store = p.store_slot(Side::North), south_store = p.store_slot(Side::South);
-  auto store_style = [&](int slot) { return last && last->effect.last_slot == slot ? kLastSeed : kBold; };
-  out += "  " + paint(fmt::format("[{:>3}]", p.slots[north_store]), store_style(north_store), color) +
-         " " + rule + " " +
-         paint(fmt::format("[{:>3}]", p.slots[south_store]), store_style(south_store), color) + "\n";
+  auto store_style = [&](int slot) {
+    return last && last->effect.last_slot == slot ? kLastSeed : kBold;
+  };
+  out +=
+      "  " + paint(fmt::format("[{:>3}]", p.slots[north_store]), store_style(north_store), color) +
+      " " + rule + " " +
+      paint(fmt::format("[{:>3}]", p.slots[south_store]), store_style(south_store), color) + "\n";
   out += pad + "|";
   for (int i = 0; i < h; ++i) out += cell(p.house_slot(Side::South, i)) + " |";
   out += "\n" + pad + rule + "\n";

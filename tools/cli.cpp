@@ -25,21 +25,35 @@ Position require_position(const Rules& rules, const std::string& text) {
   return *position;
 }
 
-bool stdout_is_color_terminal() { return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr; }
+bool stdout_is_color_terminal() {
+  return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+}
 
-bool stderr_is_terminal() { return isatty(STDERR_FILENO); }
+bool stderr_is_terminal() {
+  return isatty(STDERR_FILENO);
+}
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += c;
     }
   }
   return out + "\"";
@@ -50,8 +64,9 @@ std::string format_line(const Rules& rules, const Position& from, const std::vec
   Position p = from;
   for (size_t i = 0; i < moves.size(); ++i) {
     if (!generate_moves(rules, p).contains(moves[i])) break;
-    if (i > 0 && line.back() != ' ' && (std::isupper(static_cast<unsigned char>(line.back())) != 0) !=
-                                           (p.side_to_move == Side::South))
+    if (i > 0 && line.back() != ' ' &&
+        (std::isupper(static_cast<unsigned char>(line.back())) != 0) !=
+            (p.side_to_move == Side::South))
       line += ' ';  // a new turn
     line += move_letter(p.side_to_move, moves[i]);
     p = apply_move(rules, p, moves[i]);
@@ -59,6 +74,8 @@ std::string format_line(const Rules& rules, const Position& from, const std::vec
   return line;
 }
 
-std::string side_name(Side side) { return side == Side::South ? "South" : "North"; }
+std::string side_name(Side side) {
+  return side == Side::South ? "South" : "North";
+}
 
 }  // namespace mancala::cli

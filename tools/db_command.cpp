@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "db/table_build.h"
 #include "db/table_set.h"
@@ -73,16 +73,19 @@ void run_build(const BuildOptions& options) {
         total_positions += layer.positions;
         total_bytes += layer.file_size;
         total_seconds += layer.seconds;
-        fmt::print("{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f}  {}\n",
-                   layer.seeds, layer.positions,
-                   layer.resumed ? "-" : std::to_string(layer.levels), layer.seconds,
-                   layer.exits_seconds, layer.levels_seconds, layer.write_seconds, layer.file_size, 8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
-                   layer.resumed ? "(kept from an earlier build)" : "");
+        fmt::print(
+            "{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f}  {}\n",
+            layer.seeds, layer.positions, layer.resumed ? "-" : std::to_string(layer.levels),
+            layer.seconds, layer.exits_seconds, layer.levels_seconds, layer.write_seconds,
+            layer.file_size,
+            8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
+            layer.resumed ? "(kept from an earlier build)" : "");
         std::fflush(stdout);
       });
   if (!done) throw Failure(done.error());
   fmt::print("total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s\n", total_positions,
-             total_bytes, 8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
+             total_bytes,
+             8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
              total_seconds);
 }
 
@@ -90,7 +93,8 @@ void run_build(const BuildOptions& options) {
 
 void print_file_info(const db::TableFile& file, bool verbose) {
   const db::TableHeader& h = file.header();
-  const double bits = 8.0 * static_cast<double>(h.file_size) / static_cast<double>(h.position_count);
+  const double bits =
+      8.0 * static_cast<double>(h.file_size) / static_cast<double>(h.position_count);
   if (verbose) {
     fmt::print("file            {}\n", file.path());
     fmt::print("table           {}\n", std::string(h.name, strnlen(h.name, db::kNameSize)));
@@ -101,8 +105,9 @@ void print_file_info(const db::TableFile& file, bool verbose) {
     fmt::print("value encoding  zigzag byte, zstd blocks\n");
     fmt::print("block size      {} positions ({} blocks)\n", h.block_size, h.block_count);
     fmt::print("dictionary      {} bytes\n", h.dictionary_size);
-    fmt::print("file size       {} bytes ({:.3f} bits/position, {:.1f}x smaller than a byte each)\n",
-               h.file_size, bits, 8.0 / bits);
+    fmt::print(
+        "file size       {} bytes ({:.3f} bits/position, {:.1f}x smaller than a byte each)\n",
+        h.file_size, bits, 8.0 / bits);
   } else {
     fmt::print("{:>5} {:>14} {:>7} {:>13} {:>9.3f}\n", h.seeds, h.position_count, h.block_count,
                h.file_size, bits);
@@ -119,7 +124,8 @@ void run_info(const std::string& path) {
   if (!fs::is_directory(path)) throw Failure(path + ": no such file or directory");
   // A table directory, or a database directory holding table directories.
   std::vector<std::string> tables;
-  if (fs::exists(path + "/" + db::layer_file_name(0))) tables.push_back(path);
+  if (fs::exists(path + "/" + db::layer_file_name(0)))
+    tables.push_back(path);
   else
     for (const auto& entry : fs::directory_iterator(path))
       if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
@@ -129,18 +135,19 @@ void run_info(const std::string& path) {
   for (const std::string& dir : tables) {
     uint64_t positions = 0, bytes = 0;
     std::string name;
-    fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}\n", dir, "seeds", "positions", "blocks", "bytes",
-               "bits/pos");
+    fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}\n", dir, "seeds", "positions", "blocks",
+               "bytes", "bits/pos");
     for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
-      Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(dir + "/" + db::layer_file_name(s));
+      Expected<std::shared_ptr<const db::TableFile>> file =
+          db::TableFile::open(dir + "/" + db::layer_file_name(s));
       if (!file) throw Failure(file.error());
       print_file_info(**file, false);
       positions += (*file)->header().position_count;
       bytes += (*file)->header().file_size;
       name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
     }
-    fmt::print("table {}: {} positions in {} bytes, {:.3f} bits/position\n\n", name, positions, bytes,
-               8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
+    fmt::print("table {}: {} positions in {} bytes, {:.3f} bits/position\n\n", name, positions,
+               bytes, 8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
   }
 }
 
@@ -164,17 +171,19 @@ void run_verify(const std::string& path, int threads, bool quiet) {
   bool all_ok = true;
   for (const std::string& dir : tables) {
     ProgressBar bar(quiet);
-    Expected<db::VerifyReport> report = db::verify_table_directory(dir, [&](const BuildProgress& p) {
-      bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
-    });
+    Expected<db::VerifyReport> report =
+        db::verify_table_directory(dir, [&](const BuildProgress& p) {
+          bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
+        });
     bar.finish();
     if (!report) throw Failure(report.error());
     for (const std::string& error : report->errors) fmt::print("FAILED {}\n", error);
     for (const db::VerifyMismatch& m : report->first_mismatches)
-      fmt::print("MISMATCH layer {} rank {} position {}: stored {}, recomputed {}\n", m.seeds, m.rank,
-                 m.position, m.stored, m.recomputed);
-    fmt::print("{}: {} {} layers, {} positions, {} mismatches\n", dir, report->ok() ? "OK" : "FAILED",
-               report->layers, report->positions, report->mismatch_count);
+      fmt::print("MISMATCH layer {} rank {} position {}: stored {}, recomputed {}\n", m.seeds,
+                 m.rank, m.position, m.stored, m.recomputed);
+    fmt::print("{}: {} {} layers, {} positions, {} mismatches\n", dir,
+               report->ok() ? "OK" : "FAILED", report->layers, report->positions,
+               report->mismatch_count);
     all_ok = all_ok && report->ok();
   }
   if (!all_ok) throw Failure("verification failed");
@@ -192,17 +201,18 @@ struct QueryOptions {
 void run_query(const QueryOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position p = require_position(rules, options.position);
-  Expected<std::shared_ptr<const db::TableSet>> tables = db::TableSet::open(database_dir(options.db), rules);
+  Expected<std::shared_ptr<const db::TableSet>> tables =
+      db::TableSet::open(database_dir(options.db), rules);
   if (!tables) throw Failure(tables.error());
   const Rules table_rules = *table_rules_for(rules);
   const Side mover = p.side_to_move;
   const int stores = p.store(mover) - p.store(opponent(mover));
   const int seeds = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
   if (seeds > (*tables)->max_seeds())
-    throw Failure(fmt::format("{} has {} seeds on the board; the {} tables in {} hold up to {}{}",
-                              to_string(p), seeds, rules.table_name(), (*tables)->directory(),
-                              (*tables)->max_seeds(),
-                              (*tables)->max_seeds() < 0 ? " (none built: run mancala db build)" : ""));
+    throw Failure(fmt::format(
+        "{} has {} seeds on the board; the {} tables in {} hold up to {}{}", to_string(p), seeds,
+        rules.table_name(), (*tables)->directory(), (*tables)->max_seeds(),
+        (*tables)->max_seeds() < 0 ? " (none built: run mancala db build)" : ""));
   db::ProbeResult probe = (*tables)->probe(p);
   if (!probe.ok()) throw Failure(probe.message);
   // A game that is already over by its own rules (the Oware majority, say) has no moves left
@@ -238,8 +248,8 @@ void run_query(const QueryOptions& options) {
   if (options.json) {
     std::string move_list, best_list;
     for (const MoveValue& m : moves)
-      move_list += fmt::format("{}{{\"move\": \"{}\", \"value\": {}}}", move_list.empty() ? "" : ", ",
-                               m.letter, m.value);
+      move_list += fmt::format("{}{{\"move\": \"{}\", \"value\": {}}}",
+                               move_list.empty() ? "" : ", ", m.letter, m.value);
     for (char b : best) best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", b);
     fmt::print(
         "{{\"game\": {}, \"position\": {}, \"side_to_move\": \"{}\", \"seeds_on_board\": {}, "
@@ -248,7 +258,8 @@ void run_query(const QueryOptions& options) {
         stores + probe.value, move_list, best_list);
     return;
   }
-  fmt::print("position   {} ({} to move, {} seeds on the board)\n", to_string(p), side_name(mover), seeds);
+  fmt::print("position   {} ({} to move, {} seeds on the board)\n", to_string(p), side_name(mover),
+             seeds);
   fmt::print("value      {:+}  (what {} will still gain minus what {} will, with perfect play)\n",
              probe.value, side_name(mover), side_name(opponent(mover)));
   fmt::print("score      {:+}  (predicted final store difference for {})\n", stores + probe.value,
@@ -281,9 +292,11 @@ std::string svg_plot(const std::string& title, const std::vector<LayerStats>& la
   const int width = 900, height = 420, left = 60, right = 20, top = 50, bottom = 50;
   const double bar = static_cast<double>(width - left - right) / static_cast<double>(layers.size());
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" "
       "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{}\" y=\"25\" font-size=\"16\">{}: won, drawn and lost positions for the side to move</text>\n",
+      "<text x=\"{}\" y=\"25\" font-size=\"16\">{}: won, drawn and lost positions for the side to "
+      "move</text>\n",
       width, height, left, title);
   const double plot_h = height - top - bottom;
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -291,27 +304,32 @@ std::string svg_plot(const std::string& title, const std::vector<LayerStats>& la
     const double x = left + static_cast<double>(i) * bar;
     double y = top;
     const double n = static_cast<double>(l.positions);
-    for (auto [count, color] : {std::pair{l.wins, "#2e8b57"}, {l.draws, "#b0b0b0"}, {l.losses, "#c0392b"}}) {
+    for (auto [count, color] :
+         {std::pair{l.wins, "#2e8b57"}, {l.draws, "#b0b0b0"}, {l.losses, "#c0392b"}}) {
       const double h = plot_h * static_cast<double>(count) / n;
-      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
-                         x + 1, y, bar - 2, h, color);
+      svg += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
+          x + 1, y, bar - 2, h, color);
       y += h;
     }
     if (layers.size() <= 30 || i % 2 == 0)
-      svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x + bar / 2,
-                         height - bottom + 16, l.seeds);
+      svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                         x + bar / 2, height - bottom + 16, l.seeds);
   }
   for (int pct = 0; pct <= 100; pct += 25)
     svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n", left - 6,
                        top + plot_h * (1 - pct / 100.0) + 4, pct);
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">seeds on the board</text>\n"
-      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#2e8b57\"/><text x=\"{}\" y=\"41\">won</text>\n"
-      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/><text x=\"{}\" y=\"41\">drawn</text>\n"
-      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#c0392b\"/><text x=\"{}\" y=\"41\">lost</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#2e8b57\"/><text x=\"{}\" "
+      "y=\"41\">won</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/><text x=\"{}\" "
+      "y=\"41\">drawn</text>\n"
+      "<rect x=\"{}\" y=\"32\" width=\"10\" height=\"10\" fill=\"#c0392b\"/><text x=\"{}\" "
+      "y=\"41\">lost</text>\n"
       "</svg>\n",
-      left + (width - left - right) / 2, height - 12, width - 260, width - 246, width - 190, width - 176,
-      width - 110, width - 96);
+      left + (width - left - right) / 2, height - 12, width - 260, width - 246, width - 190,
+      width - 176, width - 110, width - 96);
   return svg;
 }
 
@@ -323,7 +341,8 @@ void run_stats(const StatsOptions& options) {
   std::vector<LayerStats> layers;
   std::string name;
   for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
-    Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(dir + "/" + db::layer_file_name(s));
+    Expected<std::shared_ptr<const db::TableFile>> file =
+        db::TableFile::open(dir + "/" + db::layer_file_name(s));
     if (!file) throw Failure(file.error());
     name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
     Expected<std::vector<int8_t>> values = (*file)->read_all();
@@ -345,19 +364,21 @@ void run_stats(const StatsOptions& options) {
     fmt::print("seeds,positions,wins,draws,losses,min_value,max_value,histogram\n");
     for (const LayerStats& l : layers) {
       std::string histogram;
-      for (auto [v, c] : l.histogram) histogram += fmt::format("{}{}:{}", histogram.empty() ? "" : " ", v, c);
+      for (auto [v, c] : l.histogram)
+        histogram += fmt::format("{}{}:{}", histogram.empty() ? "" : " ", v, c);
       fmt::print("{},{},{},{},{},{},{},\"{}\"\n", l.seeds, l.positions, l.wins, l.draws, l.losses,
                  l.histogram.begin()->first, l.histogram.rbegin()->first, histogram);
     }
   } else {
     fmt::print("table {} ({})\n", name, dir);
-    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8}  values (value:share%)\n", "seeds", "positions", "won%",
-               "drawn%", "lost%");
+    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8}  values (value:share%)\n", "seeds", "positions",
+               "won%", "drawn%", "lost%");
     for (const LayerStats& l : layers) {
       const double n = static_cast<double>(l.positions) / 100.0;
       std::string histogram;
       for (auto [v, c] : l.histogram)
-        if (static_cast<double>(c) / n >= 0.5) histogram += fmt::format(" {}:{:.0f}", v, static_cast<double>(c) / n);
+        if (static_cast<double>(c) / n >= 0.5)
+          histogram += fmt::format(" {}:{:.0f}", v, static_cast<double>(c) / n);
       fmt::print("{:>5} {:>14} {:>8.2f} {:>8.2f} {:>8.2f} {}\n", l.seeds, l.positions,
                  static_cast<double>(l.wins) / n, static_cast<double>(l.draws) / n,
                  static_cast<double>(l.losses) / n, histogram);
@@ -397,7 +418,8 @@ double time_probes(const db::TableSet& tables, const std::vector<ProbeSample>& s
     if (!r.ok()) failures.fetch_add(1);
     checksum += r.value;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (failures.load()) throw Failure(fmt::format("{} probes failed", failures.load()));
   volatile int64_t sink = checksum;
   (void)sink;
@@ -406,7 +428,8 @@ double time_probes(const db::TableSet& tables, const std::vector<ProbeSample>& s
 
 void run_probe_bench(const ProbeBenchOptions& options) {
   const Rules rules = require_rules(options.game);
-  Expected<std::shared_ptr<const db::TableSet>> opened = db::TableSet::open(database_dir(options.db), rules);
+  Expected<std::shared_ptr<const db::TableSet>> opened =
+      db::TableSet::open(database_dir(options.db), rules);
   if (!opened) throw Failure(opened.error());
   const db::TableSet& tables = **opened;
   const int top = tables.max_seeds();
@@ -440,10 +463,12 @@ void run_probe_bench(const ProbeBenchOptions& options) {
     const ProbeSample& from = uniform[playout.size() % uniform.size()];
     Position p = position_from_key(from.key.counts.data(), rules.houses);
     while (playout.size() < options.probes) {
-      playout.push_back({p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North), table_key(p)});
+      playout.push_back(
+          {p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North), table_key(p)});
       const MoveList moves = generate_moves(table_rules, p);
       if (moves.empty()) break;
-      p = apply_move(table_rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
+      p = apply_move(table_rules, p,
+                     moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
       p.slots[p.store_slot(Side::South)] = 0;  // table positions have empty stores
       p.slots[p.store_slot(Side::North)] = 0;
     }
@@ -459,14 +484,16 @@ void run_probe_bench(const ProbeBenchOptions& options) {
   if (options.json) {
     fmt::print(
         "{{\"table\": {}, \"max_seeds\": {}, \"positions\": {}, \"bytes\": {}, \"probes\": {}, "
-        "\"threads\": {}, \"uniform_per_second_one_thread\": {:.0f}, \"uniform_per_second_all_threads\": {:.0f}, "
+        "\"threads\": {}, \"uniform_per_second_one_thread\": {:.0f}, "
+        "\"uniform_per_second_all_threads\": {:.0f}, "
         "\"playout_per_second_one_thread\": {:.0f}, \"playout_per_second_all_threads\": {:.0f}}}\n",
         json_string(rules.table_name()), top, total, bytes, options.probes, threads, uniform_one,
         uniform_all, playout_one, playout_all);
     return;
   }
-  fmt::print("{} tables 0..{} seeds: {} positions, {} bytes ({:.3f} bits/position)\n", rules.table_name(),
-             top, total, bytes, 8.0 * static_cast<double>(bytes) / static_cast<double>(total));
+  fmt::print("{} tables 0..{} seeds: {} positions, {} bytes ({:.3f} bits/position)\n",
+             rules.table_name(), top, total, bytes,
+             8.0 * static_cast<double>(bytes) / static_cast<double>(total));
   fmt::print("{} probes, files in the page cache\n", options.probes);
   fmt::print("  uniform random   1 thread: {:>12.0f} probes/s   {} threads: {:>12.0f} probes/s\n",
              uniform_one, threads, uniform_all);
@@ -481,11 +508,15 @@ void add_db_command(CLI::App& app) {
   db->require_subcommand(1);
 
   auto build = std::make_shared<BuildOptions>();
-  CLI::App* cmd = db->add_subcommand("build", "Build a game's endgame tables (resumes an interrupted build)");
-  cmd->add_option("GAME", build->game, "kalah[:H:N[:empty-capture]] (H <= 6) or oware[:N[:RULES]]")->required();
-  cmd->add_option("--max-seeds,-s", build->max_seeds, "Build every layer up to this many seeds on the board")
+  CLI::App* cmd =
+      db->add_subcommand("build", "Build a game's endgame tables (resumes an interrupted build)");
+  cmd->add_option("GAME", build->game, "kalah[:H:N[:empty-capture]] (H <= 6) or oware[:N[:RULES]]")
       ->required();
-  cmd->add_option("--out,-o", build->out, "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--max-seeds,-s", build->max_seeds,
+                  "Build every layer up to this many seeds on the board")
+      ->required();
+  cmd->add_option("--out,-o", build->out,
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_option("--threads,-t", build->threads, "Threads (default: all cores)");
   cmd->add_option("--block-size", build->block_size, "Positions per compressed block");
   cmd->add_option("--level", build->level, "zstd compression level (1-22)");
@@ -493,8 +524,10 @@ void add_db_command(CLI::App& app) {
   cmd->callback([build] { run_build(*build); });
 
   auto info = std::make_shared<std::string>();
-  cmd = db->add_subcommand("info", "What a table file or directory holds and how well it compressed");
-  cmd->add_option("PATH", *info, "A layer file, a table directory or a database directory")->required();
+  cmd =
+      db->add_subcommand("info", "What a table file or directory holds and how well it compressed");
+  cmd->add_option("PATH", *info, "A layer file, a table directory or a database directory")
+      ->required();
   cmd->callback([info] { run_info(*info); });
 
   struct VerifyOptions {
@@ -513,16 +546,20 @@ void add_db_command(CLI::App& app) {
   cmd = db->add_subcommand("query", "A position's exact value and the value of every move");
   cmd->add_option("GAME", query->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("POSITION", query->position, "Position string")->required();
-  cmd->add_option("--db", query->db, "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--db", query->db,
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_flag("--json", query->json, "Print one JSON object");
   cmd->callback([query] { run_query(*query); });
 
   auto bench = std::make_shared<ProbeBenchOptions>();
-  cmd = db->add_subcommand("bench", "Probes per second: uniform random positions and random playouts");
+  cmd = db->add_subcommand("bench",
+                           "Probes per second: uniform random positions and random playouts");
   cmd->add_option("GAME", bench->game, "Game whose tables to probe, e.g. kalah, oware")->required();
-  cmd->add_option("--db", bench->db, "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--db", bench->db,
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_option("--probes,-n", bench->probes, "Probes per run (default 1000000)");
-  cmd->add_option("--threads,-t", bench->threads, "Threads for the all-threads run (default: all cores)");
+  cmd->add_option("--threads,-t", bench->threads,
+                  "Threads for the all-threads run (default: all cores)");
   cmd->add_flag("--json", bench->json, "Print one JSON object");
   cmd->callback([bench] {
     set_threads(bench->threads);
@@ -530,9 +567,11 @@ void add_db_command(CLI::App& app) {
   });
 
   auto stats = std::make_shared<StatsOptions>();
-  cmd = db->add_subcommand("stats", "Won, drawn and lost positions and the value histogram per layer");
+  cmd = db->add_subcommand("stats",
+                           "Won, drawn and lost positions and the value histogram per layer");
   cmd->add_option("DIR", stats->path, "A table directory")->required();
-  cmd->add_flag("--csv", stats->csv, "CSV: seeds,positions,wins,draws,losses,min_value,max_value,histogram");
+  cmd->add_flag("--csv", stats->csv,
+                "CSV: seeds,positions,wins,draws,losses,min_value,max_value,histogram");
   cmd->add_option("--plot", stats->plot, "Also write an SVG chart to this file");
   cmd->callback([stats] { run_stats(*stats); });
 }

@@ -12,8 +12,8 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
   }
   if ((*set)->max_seeds() < 0) {
     if (why_not)
-      *why_not = "no " + rules.table_name() + " tables in " + dir + " (build them with: mancala db build " +
-                 rules.name() + " --max-seeds 16)";
+      *why_not = "no " + rules.table_name() + " tables in " + dir +
+                 " (build them with: mancala db build " + rules.name() + " --max-seeds 16)";
     return nullptr;
   }
   return std::make_unique<db::TableValues>(*set);

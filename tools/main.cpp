@@ -1,8 +1,8 @@
 // mancala: one command with subcommands; `mancala SUBCOMMAND --help` describes each.
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "tools/cli.h"
 

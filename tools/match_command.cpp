@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/match.h"
 #include "solver/record.h"
@@ -47,7 +47,8 @@ void run_match(const MatchOptions& o) {
   if (o.a == 6 || o.b == 6) {
     std::string why_not;
     tables = open_table_values(rules, o.db, &why_not);
-    if (!tables && !o.quiet) fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
+    if (!tables && !o.quiet)
+      fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
   }
   // Game 2k and 2k+1 share an opening, with colours swapped.
   std::vector<std::vector<Move>> openings((o.games + 1) / 2);
@@ -62,11 +63,12 @@ void run_match(const MatchOptions& o) {
   for (int i = 0; i < o.games; ++i) {
     const bool a_south = i % 2 == 0;
     auto options = [&](int level, uint64_t salt) {
-      return PlayerOptions{level, o.seed * 1000003 + static_cast<uint64_t>(i) * 2 + salt, o.seconds, o.nodes,
-                           tables.get()};
+      return PlayerOptions{level, o.seed * 1000003 + static_cast<uint64_t>(i) * 2 + salt, o.seconds,
+                           o.nodes, tables.get()};
     };
     Player a(rules, options(o.a, 0)), b(rules, options(o.b, 1));
-    Game game = a_south ? play_game(rules, a, b, openings[i / 2]) : play_game(rules, b, a, openings[i / 2]);
+    Game game =
+        a_south ? play_game(rules, a, b, openings[i / 2]) : play_game(rules, b, a, openings[i / 2]);
     games[static_cast<size_t>(i)] = std::make_unique<Game>(std::move(game));
 #pragma omp critical
     {
@@ -78,7 +80,8 @@ void run_match(const MatchOptions& o) {
   bar.finish();
 
   MatchScore score;
-  for (int i = 0; i < o.games; ++i) score.add(games[i]->outcome().winner, i % 2 == 0 ? Side::South : Side::North);
+  for (int i = 0; i < o.games; ++i)
+    score.add(games[i]->outcome().winner, i % 2 == 0 ? Side::South : Side::North);
   const EloEstimate elo = score.elo();
 
   if (!o.pgn.empty()) {
@@ -88,36 +91,42 @@ void run_match(const MatchOptions& o) {
     std::strftime(date, sizeof date, "%Y.%m.%d", std::localtime(&now));
     for (int i = 0; i < o.games; ++i) {
       const bool a_south = i % 2 == 0;
-      const std::string a_name = "A: mancala " + level_name(o.a), b_name = "B: mancala " + level_name(o.b);
+      const std::string a_name = "A: mancala " + level_name(o.a),
+                        b_name = "B: mancala " + level_name(o.b);
       const Outcome end = games[i]->outcome();
-      out << write_record(*games[i], {{"South", a_south ? a_name : b_name},
-                                       {"North", a_south ? b_name : a_name},
-                                       {"Date", date},
-                                       {"Event", "mancala match"},
-                                       {"Round", std::to_string(i + 1)},
-                                       {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}});
+      out << write_record(*games[i],
+                          {{"South", a_south ? a_name : b_name},
+                           {"North", a_south ? b_name : a_name},
+                           {"Date", date},
+                           {"Event", "mancala match"},
+                           {"Round", std::to_string(i + 1)},
+                           {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}});
       out << "\n";
     }
     if (!out) throw Failure("cannot write " + o.pgn);
   }
   if (o.json) {
     fmt::print(
-        "{{\"game\": {}, \"a\": {}, \"b\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, "
+        "{{\"game\": {}, \"a\": {}, \"b\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, "
+        "\"losses\": {}, "
         "\"points\": {:.4f}, \"elo\": {:.1f}, \"elo_margin\": {:.1f}}}\n",
-        json_string(rules.name()), o.a, o.b, score.games(), score.wins, score.draws, score.losses, score.points(),
-        elo.difference, elo.margin);
+        json_string(rules.name()), o.a, o.b, score.games(), score.wins, score.draws, score.losses,
+        score.points(), elo.difference, elo.margin);
     return;
   }
-  fmt::print("{}: A = {} against B = {}, {} games\n", rules.name(), level_name(o.a), level_name(o.b), score.games());
-  fmt::print("A: {} wins, {} draws, {} losses; points {:.1f}% ; Elo difference {:+.0f} +/- {:.0f} (95%)\n",
-             score.wins, score.draws, score.losses, 100 * score.points(), elo.difference, elo.margin);
+  fmt::print("{}: A = {} against B = {}, {} games\n", rules.name(), level_name(o.a),
+             level_name(o.b), score.games());
+  fmt::print(
+      "A: {} wins, {} draws, {} losses; points {:.1f}% ; Elo difference {:+.0f} +/- {:.0f} (95%)\n",
+      score.wins, score.draws, score.losses, 100 * score.points(), elo.difference, elo.margin);
 }
 
 }  // namespace
 
 void add_match_command(CLI::App& app) {
   auto o = std::make_shared<MatchOptions>();
-  CLI::App* cmd = app.add_subcommand("match", "Computer against computer: points and Elo difference");
+  CLI::App* cmd =
+      app.add_subcommand("match", "Computer against computer: points and Elo difference");
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("--a", o->a, "Level of player A (1-6)")->required();
   cmd->add_option("--b", o->b, "Level of player B (1-6)")->required();
@@ -126,11 +135,13 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--opening-turns", o->opening_turns,
                   "Random turns that open each pair of games (default 2: one each)");
   cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)");
-  cmd->add_option("--nodes", o->nodes, "Node budget per move for levels 5 and 6 instead of time (reproducible)");
+  cmd->add_option("--nodes", o->nodes,
+                  "Node budget per move for levels 5 and 6 instead of time (reproducible)");
   cmd->add_option("--threads,-t", o->threads, "Games played at once (default: all cores)");
   cmd->add_option("--pgn", o->pgn, "Save every game as a record in this file");
   cmd->add_option("--db", o->db, "Endgame table directory for level 6");
-  cmd->add_flag("--json", o->json, "Print one JSON object (games, wins, draws, losses, points, elo)");
+  cmd->add_flag("--json", o->json,
+                "Print one JSON object (games, wins, draws, losses, points, elo)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
   cmd->callback([o] { run_match(*o); });
 }

@@ -2,8 +2,8 @@
 #include <chrono>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/perft.h"
 #include "tools/cli.h"
@@ -32,11 +32,13 @@ void run_perft(const PerftOptions& options) {
   for (int depth = 1; depth <= options.depth; ++depth) {
     const auto t0 = std::chrono::steady_clock::now();
     const PerftCount count = perft(rules, start, depth);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double rate = seconds > 0 ? static_cast<double>(count.moves_applied) / seconds : 0.0;
     if (options.json) {
-      rows += fmt::format("{}{{\"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, \"seconds\": {:.6f}}}",
-                          depth == 1 ? "" : ", ", depth, count.leaves, count.moves_applied, seconds);
+      rows += fmt::format(
+          "{}{{\"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, \"seconds\": {:.6f}}}",
+          depth == 1 ? "" : ", ", depth, count.leaves, count.moves_applied, seconds);
     } else {
       fmt::print("{:>5} {:>16} {:>18} {:>10.3f} {:>13.1f}M\n", depth, count.leaves,
                  count.moves_applied, seconds, rate / 1e6);
@@ -52,7 +54,8 @@ void run_perft(const PerftOptions& options) {
 
 void add_perft_command(CLI::App& app) {
   auto options = std::make_shared<PerftOptions>();
-  CLI::App* cmd = app.add_subcommand("perft", "Count move sequences to each depth (rules check and speed)");
+  CLI::App* cmd =
+      app.add_subcommand("perft", "Count move sequences to each depth (rules check and speed)");
   cmd->add_option("GAME", options->game, "Game and variant, e.g. kalah, oware:4:awari")->required();
   cmd->add_option("DEPTH", options->depth, "Deepest ply to count (1-40)")->required();
   cmd->add_option("--position,-p", options->position, "Start from this position string");

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/game.h"
 #include "solver/players.h"
@@ -58,7 +58,8 @@ class TerminalGame {
       : options_(options),
         game_(rules, start),
         computer_(rules, PlayerOptions{options.level,
-                                       options.seed ? options.seed : static_cast<uint64_t>(std::time(nullptr)),
+                                       options.seed ? options.seed
+                                                    : static_cast<uint64_t>(std::time(nullptr)),
                                        options.seconds, 0, tables}),
         color_(!options.no_color && stdout_is_color_terminal()) {
     computer_side_ = options.computer_first ? Side::South : Side::North;
@@ -110,7 +111,8 @@ class TerminalGame {
     std::string text = fmt::format("{} plays {}", side_name(mover), move_letter(mover, move));
     if (effect.captured) text += fmt::format(", captures {}", effect.captured);
     if (effect.grand_slam && effect.captured == 0) text += " (grand slam: nothing captured)";
-    if (effect.relays) text += fmt::format(", {} relay{}", effect.relays, effect.relays > 1 ? "s" : "");
+    if (effect.relays)
+      text += fmt::format(", {} relay{}", effect.relays, effect.relays > 1 ? "s" : "");
     if (effect.extra_turn) text += fmt::format(", and moves again");
     fmt::print("{}\n", text);
   }
@@ -133,9 +135,9 @@ class TerminalGame {
       if (thinking.from_tables)
         fmt::print("  [tables: exact final score {:+} for {}]\n", thinking.score, side_name(mover));
       else
-        fmt::print("  [depth {}, score {:+}{} for {}, {} nodes in {:.2f} s, line {}]\n", thinking.depth,
-                   thinking.score, thinking.exact ? " (exact)" : "", side_name(mover), thinking.nodes,
-                   thinking.seconds, line);
+        fmt::print("  [depth {}, score {:+}{} for {}, {} nodes in {:.2f} s, line {}]\n",
+                   thinking.depth, thinking.score, thinking.exact ? " (exact)" : "",
+                   side_name(mover), thinking.nodes, thinking.seconds, line);
     }
     play(move);
   }
@@ -143,7 +145,8 @@ class TerminalGame {
   void announce_end() {
     announced_end_ = true;
     const Outcome outcome = game_.outcome();
-    std::string how = game_.ended_by_repetition() ? " (third repetition: the seeds left are shared)" : "";
+    std::string how =
+        game_.ended_by_repetition() ? " (third repetition: the seeds left are shared)" : "";
     std::string verdict = outcome.winner == Winner::Draw
                               ? "a draw"
                               : (outcome.winner == Winner::South ? "South wins" : "North wins");
@@ -153,7 +156,8 @@ class TerminalGame {
 
   std::string legal_list() const {
     std::string out;
-    for (Move m : game_.legal_moves()) out += fmt::format("{} ", move_letter(game_.position().side_to_move, m));
+    for (Move m : game_.legal_moves())
+      out += fmt::format("{} ", move_letter(game_.position().side_to_move, m));
     return out.empty() ? "none" : out;
   }
 
@@ -230,8 +234,10 @@ class TerminalGame {
                        {"Date", today()}};
     std::ofstream out(file);
     out << write_record(game_, tags);
-    if (!out) fmt::print("could not write {}\n", file);
-    else fmt::print("saved {} moves to {}\n", game_.moves().size(), file);
+    if (!out)
+      fmt::print("could not write {}\n", file);
+    else
+      fmt::print("saved {} moves to {}\n", game_.moves().size(), file);
   }
 
   void load(const std::string& file) {
@@ -289,10 +295,15 @@ void add_play_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("play", "Play a game in the terminal");
   cmd->add_option("GAME", options->game, "Game and variant (default kalah)");
   cmd->add_option("--level,-l", options->level,
-                  "Computer level: 1 random, 2 greedy, 3-4 search, 5 timed search, 6 Pro with endgame tables (default 2)");
-  cmd->add_option("--seconds", options->seconds, "Thinking time per move for levels 5 and 6 (default 1)");
-  cmd->add_option("--db", options->db, "Endgame table directory for level 6 (default $MANCALA_DB or ~/.local/share/mancala/db)");
-  cmd->add_flag("--think", options->think, "Show the computer's thinking (depth, score, best line)");
+                  "Computer level: 1 random, 2 greedy, 3-4 search, 5 timed search, 6 Pro with "
+                  "endgame tables (default 2)");
+  cmd->add_option("--seconds", options->seconds,
+                  "Thinking time per move for levels 5 and 6 (default 1)");
+  cmd->add_option(
+      "--db", options->db,
+      "Endgame table directory for level 6 (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_flag("--think", options->think,
+                "Show the computer's thinking (depth, score, best line)");
   cmd->add_flag("--human-vs-human,-2", options->human_vs_human, "Two people at one terminal");
   cmd->add_flag("--computer-first", options->computer_first, "The computer plays South and opens");
   cmd->add_option("--position,-p", options->position, "Start from this position string");

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "solver/players.h"
 #include "solver/search.h"
@@ -24,7 +24,8 @@ struct MoveScore {
   std::vector<Move> line;
 };
 
-MoveScore score_move(Search& search, const Rules& rules, const Position& p, Move m, const SearchLimits& limits) {
+MoveScore score_move(Search& search, const Rules& rules, const Position& p, Move m,
+                     const SearchLimits& limits) {
   const Side mover = p.side_to_move;
   const Position child = apply_move(rules, p, m);
   MoveScore result{m, 0, true, {m}};
@@ -43,8 +44,9 @@ MoveScore score_move(Search& search, const Rules& rules, const Position& p, Move
 std::string move_list_json(const Position& p, const std::vector<MoveScore>& moves) {
   std::string out;
   for (const MoveScore& m : moves)
-    out += fmt::format("{}{{\"move\": \"{}\", \"score\": {}, \"exact\": {}}}", out.empty() ? "" : ", ",
-                       move_letter(p.side_to_move, m.move), m.score, m.exact);
+    out +=
+        fmt::format("{}{{\"move\": \"{}\", \"score\": {}, \"exact\": {}}}", out.empty() ? "" : ", ",
+                    move_letter(p.side_to_move, m.move), m.score, m.exact);
   return out;
 }
 
@@ -67,34 +69,42 @@ void run_analyse(const AnalyseOptions& o) {
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   std::unique_ptr<db::TableValues> tables;
-  if (!o.no_tables && rules.kind != GameKind::Congkak) tables = open_table_values(rules, o.db, nullptr);
+  if (!o.no_tables && rules.kind != GameKind::Congkak)
+    tables = open_table_values(rules, o.db, nullptr);
   SearchLimits limits;
-  if (o.depth) limits.max_depth = o.depth;
-  else limits.max_seconds = (o.seconds > 0 ? o.seconds : 2.0) / moves.size();
+  if (o.depth)
+    limits.max_depth = o.depth;
+  else
+    limits.max_seconds = (o.seconds > 0 ? o.seconds : 2.0) / moves.size();
   Search search(rules, 64, tables.get());
   std::vector<MoveScore> scores;
   for (Move m : moves) scores.push_back(score_move(search, rules, p, m, limits));
-  std::stable_sort(scores.begin(), scores.end(), [](const MoveScore& a, const MoveScore& b) { return a.score > b.score; });
+  std::stable_sort(scores.begin(), scores.end(),
+                   [](const MoveScore& a, const MoveScore& b) { return a.score > b.score; });
   const MoveScore& best = scores.front();
   if (o.json) {
     std::string best_list;
     for (const MoveScore& m : scores)
       if (m.score == best.score)
-        best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", move_letter(p.side_to_move, m.move));
+        best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ",
+                                 move_letter(p.side_to_move, m.move));
     std::string line;
     for (Move m : best.line) line += fmt::format("{}\"{}\"", line.empty() ? "" : ", ", m);
-    fmt::print("{{\"game\": {}, \"position\": {}, \"score\": {}, \"exact\": {}, \"moves\": [{}], \"best\": [{}], "
-               "\"line\": {}}}\n",
-               json_string(rules.name()), json_string(to_string(p)), best.score, best.exact, move_list_json(p, scores),
-               best_list, json_string(format_line(rules, p, best.line)));
+    fmt::print(
+        "{{\"game\": {}, \"position\": {}, \"score\": {}, \"exact\": {}, \"moves\": [{}], "
+        "\"best\": [{}], "
+        "\"line\": {}}}\n",
+        json_string(rules.name()), json_string(to_string(p)), best.score, best.exact,
+        move_list_json(p, scores), best_list, json_string(format_line(rules, p, best.line)));
     return;
   }
-  fmt::print("position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move),
-             tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
+  fmt::print(
+      "position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move),
+      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
   fmt::print("move  score  (predicted final store difference for {})\n", side_name(p.side_to_move));
   for (const MoveScore& m : scores)
-    fmt::print("  {}  {:+4}{}{}\n", move_letter(p.side_to_move, m.move), m.score, m.exact ? "  exact" : "",
-               m.score == best.score ? "  best" : "");
+    fmt::print("  {}  {:+4}{}{}\n", move_letter(p.side_to_move, m.move), m.score,
+               m.exact ? "  exact" : "", m.score == best.score ? "  best" : "");
   fmt::print("best line: {}\n", format_line(rules, p, best.line));
 }
 
@@ -115,7 +125,8 @@ void run_solve(const SolveOptions& o) {
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   std::unique_ptr<db::TableValues> tables;
-  if (!o.no_tables && rules.kind != GameKind::Congkak) tables = open_table_values(rules, o.db, nullptr);
+  if (!o.no_tables && rules.kind != GameKind::Congkak)
+    tables = open_table_values(rules, o.db, nullptr);
   const auto started = std::chrono::steady_clock::now();
   Search search(rules, 512, tables.get());
   SearchLimits limits;
@@ -123,9 +134,9 @@ void run_solve(const SolveOptions& o) {
   limits.max_seconds = o.max_seconds;
   const SearchResult root = search.run(p, limits);
   if (!root.proven)
-    throw Failure(fmt::format("not solved within the limits: depth {}, {} nodes, {:.1f} s; best so far {} ({:+})",
-                              root.depth, root.nodes, root.seconds, move_letter(p.side_to_move, root.best),
-                              root.score));
+    throw Failure(fmt::format(
+        "not solved within the limits: depth {}, {} nodes, {:.1f} s; best so far {} ({:+})",
+        root.depth, root.nodes, root.seconds, move_letter(p.side_to_move, root.best), root.score));
   // Every first move that keeps the value: a move is best when its proven score equals it.
   std::vector<Move> best;
   uint64_t nodes = root.nodes;
@@ -135,32 +146,41 @@ void run_solve(const SolveOptions& o) {
     if (s.exact && s.score == root.score) best.push_back(m);
   }
   // Seconds for the whole answer: the value, then each first move's proof.
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string pv = format_line(rules, p, root.pv);
   if (o.json) {
     std::string best_list, pv_list;
-    for (Move m : best) best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", move_letter(p.side_to_move, m));
+    for (Move m : best)
+      best_list +=
+          fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", move_letter(p.side_to_move, m));
     Position q = p;
     for (Move m : root.pv) {
       if (!generate_moves(rules, q).contains(m)) break;
-      pv_list += fmt::format("{}\"{}\"", pv_list.empty() ? "" : ", ", move_letter(q.side_to_move, m));
+      pv_list +=
+          fmt::format("{}\"{}\"", pv_list.empty() ? "" : ", ", move_letter(q.side_to_move, m));
       q = apply_move(rules, q, m);
     }
-    fmt::print("{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], \"nodes\": {}, "
-               "\"seconds\": {:.3f}, \"tables\": {}}}\n",
-               json_string(rules.name()), json_string(to_string(p)), root.score, best_list, pv_list, nodes, seconds,
-               tables ? tables->tables().max_seeds() : -1);
+    fmt::print(
+        "{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], \"nodes\": "
+        "{}, "
+        "\"seconds\": {:.3f}, \"tables\": {}}}\n",
+        json_string(rules.name()), json_string(to_string(p)), root.score, best_list, pv_list, nodes,
+        seconds, tables ? tables->tables().max_seeds() : -1);
     return;
   }
   std::string best_text;
-  for (Move m : best) best_text += fmt::format("{}{}", best_text.empty() ? "" : " ", move_letter(p.side_to_move, m));
+  for (Move m : best)
+    best_text += fmt::format("{}{}", best_text.empty() ? "" : " ", move_letter(p.side_to_move, m));
   fmt::print("{} from {}\n", rules.name(), to_string(p));
-  fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", root.score, side_name(p.side_to_move));
+  fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", root.score,
+             side_name(p.side_to_move));
   fmt::print("best       {}\n", best_text);
   fmt::print("line       {}\n", pv);
-  fmt::print("searched   {} nodes in {:.2f} s (value proven in {:.2f} s at depth {}){}\n", nodes, seconds,
-             root.seconds, root.depth,
-             tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
+  fmt::print(
+      "searched   {} nodes in {:.2f} s (value proven in {:.2f} s at depth {}){}\n", nodes, seconds,
+      root.seconds, root.depth,
+      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
 }
 
 }  // namespace
@@ -171,8 +191,10 @@ void add_analyse_command(CLI::App& app) {
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("POSITION", o->position, "Position string")->required();
   auto* depth = cmd->add_option("--depth,-d", o->depth, "Search each move to this depth");
-  cmd->add_option("--time", o->seconds, "Seconds for the whole analysis (default 2)")->excludes(depth);
-  cmd->add_option("--db", o->db, "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--time", o->seconds, "Seconds for the whole analysis (default 2)")
+      ->excludes(depth);
+  cmd->add_option("--db", o->db,
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o] { run_analyse(*o); });
@@ -180,10 +202,12 @@ void add_analyse_command(CLI::App& app) {
 
 void add_solve_command(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();
-  CLI::App* cmd = app.add_subcommand("solve", "The exact value of a whole game (or a position) with perfect play");
+  CLI::App* cmd = app.add_subcommand(
+      "solve", "The exact value of a whole game (or a position) with perfect play");
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah:4:3, oware:2")->required();
   cmd->add_option("--position,-p", o->position, "Solve this position instead of the start");
-  cmd->add_option("--db", o->db, "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--db", o->db,
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
   cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)");
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");

@@ -50,13 +50,7 @@ Outcome Game::outcome() const {
   if (!repetition_end_) return final_outcome(rules_, position());
   const Position& p = position();
   const int left = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
-  Outcome outcome;
-  outcome.south_store = p.store(Side::South) + left / 2;
-  outcome.north_store = p.store(Side::North) + left / 2;
-  outcome.winner = outcome.south_store > outcome.north_store   ? Winner::South
-                   : outcome.south_store < outcome.north_store ? Winner::North
-                                                               : Winner::Draw;
-  return outcome;
+  return Outcome::from_stores(p.store(Side::South) + left / 2, p.store(Side::North) + left / 2);
 }
 
 }  // namespace mancala

@@ -50,13 +50,7 @@ Outcome final_outcome(const Rules& rules, const Position& position) {
   const bool majority =
       rules.kind == GameKind::Oware && detail::oware_majority_reached(rules, position);
   if (!majority && is_game_over(rules, position)) detail::sweep_houses_to_owners(settled);
-  Outcome outcome;
-  outcome.south_store = settled.store(Side::South);
-  outcome.north_store = settled.store(Side::North);
-  outcome.winner = outcome.south_store > outcome.north_store   ? Winner::South
-                   : outcome.south_store < outcome.north_store ? Winner::North
-                                                               : Winner::Draw;
-  return outcome;
+  return Outcome::from_stores(settled.store(Side::South), settled.store(Side::North));
 }
 
 }  // namespace mancala

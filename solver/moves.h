@@ -718,6 +718,13 @@ struct Outcome {
   int north_store = 0;
   Winner winner = Winner::Draw;
   int difference() const { return south_store - north_store; }  // South's minus North's
+  // The outcome of these final stores: the larger store wins, equal stores draw.
+  static Outcome from_stores(int south, int north) {
+    return {south, north,
+            south > north   ? Winner::South
+            : south < north ? Winner::North
+                            : Winner::Draw};
+  }
 };
 
 // The final stores of an ended game. A position that is over but not yet settled (one typed in

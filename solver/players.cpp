@@ -123,8 +123,8 @@ Move Player::choose(const Game& game, Thinking* thinking) {
     limits.max_nodes = factor * options_.nodes_per_move;
   }
   const SearchResult r = search_->run(p, limits);
-  // Repetition is a property of the game, not of the position the search sees: a move the
-  // game refuses (never, today: the search only plays legal moves) falls back to the first.
+  // The search sees positions, the game also the Oware repetition rule; both agree on which
+  // moves are legal, and the check keeps it that way.
   move = moves.contains(r.best) ? r.best : moves[0];
   if (thinking) {
     *thinking = Thinking{r.depth, r.score, r.proven, false, r.pv, r.nodes, r.seconds};

@@ -53,6 +53,12 @@ const GoldenCase kCases[] = {
     {"solve_with_tables", "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db}"},
     {"analyse_kalah", "analyse kalah:3:2 2-2-2-2-2-2-0-0-S --depth 8 --no-tables"},
     {"analyse_json", "analyse oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --depth 6 --json --db {db}"},
+    // Terminal play, fed from a file: bad input gets a message and a new prompt, end of input
+    // quits.
+    {"play_session", "play kalah:3:2 --human-vs-human --no-color < {golden}/play_session.input"},
+    {"play_computer",
+     "play kalah:3:2 --level 3 --seed 7 --think --no-color < {golden}/play_computer.input"},
+    {"play_bad_level", "play kalah --level 9 < /dev/null"},
     {"match_json", "match kalah --a 2 --b 1 --games 10 --json --quiet --threads 1"},
     {"match_bad_level", "match kalah --a 7 --b 1"},
 };
@@ -97,6 +103,7 @@ std::string run_case(const GoldenCase& c) {
   std::string arguments = c.arguments;
   const bool uses_db = arguments.find("{db}") != std::string::npos;
   if (uses_db) arguments = replace_all(arguments, "{db}", database_dir());
+  arguments = replace_all(arguments, "{golden}", MANCALA_GOLDEN_DIR);
   const std::string command = std::string(MANCALA_BINARY) + " " + arguments + " 2>" + err_path;
   FILE* pipe = popen(command.c_str(), "r");
   EXPECT_NE(pipe, nullptr);

@@ -47,6 +47,8 @@ const GoldenCase kCases[] = {
     {"db_query_congkak", "db query congkak 7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S --db {db}"},
     {"db_info_layer", "db info {db}/kalah-6/seeds-03.mtb"},
     {"db_stats_csv", "db stats {db}/kalah-6 --csv"},
+    {"db_stats_table", "db stats {db}/oware-abapa --plot /dev/null"},
+    {"db_info_directory", "db info {db}"},
     {"db_verify", "db verify {db}/oware-abapa --quiet"},
     {"db_verify_missing", "db verify {db}/nothing-here"},
     {"solve_kalah_2_2", "solve kalah:2:2 --no-tables --json"},

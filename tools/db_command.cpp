@@ -91,6 +91,18 @@ void run_build(const BuildOptions& options) {
 
 // ------------------------------------------------------------------ info
 
+// A table directory, or a database directory holding table directories, sorted.
+std::vector<std::string> table_directories(const std::string& path) {
+  std::vector<std::string> tables;
+  if (fs::exists(path + "/" + db::layer_file_name(0))) return {path};
+  if (fs::is_directory(path))
+    for (const auto& entry : fs::directory_iterator(path))
+      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
+        tables.push_back(entry.path().string());
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
 void print_file_info(const db::TableFile& file, bool verbose) {
   const db::TableHeader& h = file.header();
   const double bits =
@@ -122,15 +134,7 @@ void run_info(const std::string& path) {
     return;
   }
   if (!fs::is_directory(path)) throw Failure(path + ": no such file or directory");
-  // A table directory, or a database directory holding table directories.
-  std::vector<std::string> tables;
-  if (fs::exists(path + "/" + db::layer_file_name(0)))
-    tables.push_back(path);
-  else
-    for (const auto& entry : fs::directory_iterator(path))
-      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
-        tables.push_back(entry.path().string());
-  std::sort(tables.begin(), tables.end());
+  const std::vector<std::string> tables = table_directories(path);
   if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
   for (const std::string& dir : tables) {
     uint64_t positions = 0, bytes = 0;
@@ -152,17 +156,6 @@ void run_info(const std::string& path) {
 }
 
 // ------------------------------------------------------------------ verify
-
-std::vector<std::string> table_directories(const std::string& path) {
-  std::vector<std::string> tables;
-  if (fs::exists(path + "/" + db::layer_file_name(0))) return {path};
-  if (fs::is_directory(path))
-    for (const auto& entry : fs::directory_iterator(path))
-      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
-        tables.push_back(entry.path().string());
-  std::sort(tables.begin(), tables.end());
-  return tables;
-}
 
 void run_verify(const std::string& path, int threads, bool quiet) {
   set_threads(threads);

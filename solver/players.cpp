@@ -35,22 +35,6 @@ int immediate_gain(const Rules& rules, const Position& position, Move move) {
 
 }  // namespace
 
-std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
-                                    const Position& p, Move move) {
-  const Side mover = p.side_to_move;
-  const Position child = apply_move(rules, p, move);
-  const int gain = (child.store(mover) - p.store(mover)) -
-                   (child.store(opponent(mover)) - p.store(opponent(mover)));
-  if (generate_moves(rules, child).empty()) {
-    const Outcome end = final_outcome(rules, child);
-    const int final_lead = mover == Side::South ? end.difference() : -end.difference();
-    return final_lead - (p.store(mover) - p.store(opponent(mover)));
-  }
-  const std::optional<int> v = tables.value(child);
-  if (!v) return std::nullopt;
-  return gain + (child.side_to_move == mover ? *v : -*v);
-}
-
 Player::Player(const Rules& rules, const PlayerOptions& options)
     : rules_(rules), options_(options), random_(options.seed) {
   // Fixed-depth levels need only a small table (and matches create many players).

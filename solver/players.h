@@ -66,9 +66,4 @@ class Player {
   std::unique_ptr<Search> search_;
 };
 
-// The exact value of a move for the mover (its store gain minus the opponent's plus what follows),
-// from tables; nullopt when the position after it is outside them.
-std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
-                                    const Position& p, Move move);
-
 }  // namespace mancala

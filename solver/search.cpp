@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "solver/retrograde.h"  // table_move_value
+
 namespace mancala {
 
 namespace {
@@ -199,25 +201,33 @@ int Search::search_depth(const Position& position, int depth, bool* proven) {
   return v.score;
 }
 
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
+                                    const Position& p, Move move) {
+  const Side mover = p.side_to_move;
+  const Position child = apply_move(rules, p, move);
+  if (generate_moves(rules, child).empty()) {
+    const Outcome end = final_outcome(rules, child);
+    const int final_lead = mover == Side::South ? end.difference() : -end.difference();
+    return final_lead - (p.store(mover) - p.store(opponent(mover)));
+  }
+  std::optional<int> v;
+  const int value = table_move_value(p, child, [&](const Position& after) {
+    v = tables.value(after);
+    return v.value_or(0);
+  });
+  if (!v) return std::nullopt;
+  return value;
+}
+
 std::optional<Move> Search::best_exact_move(const Position& p) const {
   if (!tables_ || !tables_->value(p)) return std::nullopt;
-  const Side mover = p.side_to_move;
   std::optional<Move> best;
   int best_value = -kInfinity;
   for (Move m : generate_moves(rules_, p)) {
-    const Position c = apply_move(rules_, p, m);
-    int lead;  // the mover's final lead after m, with perfect play
-    if (generate_moves(rules_, c).empty()) {
-      const Outcome end = final_outcome(rules_, c);
-      lead = mover == Side::South ? end.difference() : -end.difference();
-    } else {
-      const std::optional<int> v = tables_->value(c);
-      if (!v) return std::nullopt;
-      const int child_lead = c.store(c.side_to_move) - c.store(opponent(c.side_to_move)) + *v;
-      lead = c.side_to_move == mover ? child_lead : -child_lead;
-    }
-    if (lead > best_value) {
-      best_value = lead;
+    const std::optional<int> v = exact_move_value(rules_, *tables_, p, m);
+    if (!v) return std::nullopt;
+    if (*v > best_value) {
+      best_value = *v;
       best = m;
     }
   }

@@ -31,6 +31,11 @@ class ExactValues {
   virtual std::optional<int> value(const Position& position) const = 0;
 };
 
+// The exact value of a move for the mover (its store gain minus the opponent's, plus what follows
+// with perfect play), from `tables`; nullopt when the position after it is outside them.
+std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
+                                    const Position& p, Move move);
+
 struct SearchLimits {
   int max_depth = 64;      // plies: a sowing that hands over the turn; an extra turn counts half
   uint64_t max_nodes = 0;  // 0: no limit

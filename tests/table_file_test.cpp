@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -99,6 +100,20 @@ TEST_F(TableFiles, PositionWithMoreSeedsThanTablesIsNotCovered) {
   const ProbeResult probe = (*set)->probe(start_position(Rules::kalah()));
   EXPECT_EQ(probe.status, ProbeStatus::NotCovered);
   EXPECT_NE(probe.message.find("48 seeds"), std::string::npos) << probe.message;
+}
+
+TEST(DatabaseDirectory, ComesFromTheEnvironmentElseHome) {
+  const char* saved = std::getenv("MANCALA_DB");
+  const std::string keep = saved ? saved : "";
+  const char* saved_home = std::getenv("HOME");
+  const std::string keep_home = saved_home ? saved_home : "";
+  ::setenv("MANCALA_DB", "/some/tables", 1);
+  EXPECT_EQ(default_database_directory(), "/some/tables");
+  ::unsetenv("MANCALA_DB");
+  ::setenv("HOME", "/home/player", 1);
+  EXPECT_EQ(default_database_directory(), "/home/player/.local/share/mancala/db");
+  if (saved) ::setenv("MANCALA_DB", keep.c_str(), 1);
+  if (saved_home) ::setenv("HOME", keep_home.c_str(), 1);
 }
 
 TEST_F(TableFiles, NoTablesForCongkak) {

@@ -326,6 +326,17 @@ Expected<int> TableFile::value(uint64_t rank) const {
   return unzigzag(entry.bytes[rank - block * h.block_size]);
 }
 
+Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
+  const TableHeader& h = *header_;
+  if (block >= h.block_count) return file_error(path_, "block out of range");
+  auto* bytes = reinterpret_cast<uint8_t*>(out);
+  Expected<bool> ok = decode_block(block, bytes, thread_cache().context);
+  if (!ok) return ok;
+  const uint64_t n = std::min<uint64_t>(h.block_size, h.position_count - block * h.block_size);
+  for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<int8_t>(unzigzag(bytes[i]));
+  return true;
+}
+
 Expected<std::vector<int8_t>> TableFile::read_all() const {
   const TableHeader& h = *header_;
   std::vector<int8_t> values(h.position_count);

@@ -49,6 +49,8 @@ class TableFile {
   // The value at `rank`, thread-safe. A block that fails to decompress or to match its checksum
   // is an error, never a value.
   Expected<int> value(uint64_t rank) const;
+  // The values of one block (block_size of them, fewer in the last), decoded into `out`.
+  Expected<bool> read_block(uint64_t block, int8_t* out) const;
   // Every value, in rank order (used to resume builds and by verify and stats).
   Expected<std::vector<int8_t>> read_all() const;
   // Recomputes the data checksum over the whole file (open checks the header, index and

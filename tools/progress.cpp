@@ -64,4 +64,30 @@ void ProgressBar::finish() {
   label_.clear();
 }
 
+StatusLine::StatusLine(bool quiet)
+    : terminal_(stderr_is_terminal()),
+      quiet_(quiet),
+      last_draw_(std::chrono::steady_clock::now()) {}
+
+void StatusLine::show(const std::string& text) {
+  if (quiet_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!terminal_) {
+    if (now - last_draw_ < std::chrono::seconds(10)) return;
+    last_draw_ = now;
+    fmt::print(stderr, "{}\n", text);
+    return;
+  }
+  if (drawn_ && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  last_draw_ = now;
+  fmt::print(stderr, "\r\x1b[2K{}", text);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void StatusLine::finish() {
+  if (drawn_ && terminal_) fmt::print(stderr, "\r\x1b[2K");
+  drawn_ = false;
+}
+
 }  // namespace mancala::cli

@@ -24,6 +24,21 @@ class ProgressBar {
   bool drawn_ = false;
 };
 
+// A one-line status for work of unknown length (a solve narrowing its bounds): redrawn in place
+// on a terminal; otherwise a plain line every ten seconds, the first after ten seconds.
+class StatusLine {
+ public:
+  explicit StatusLine(bool quiet = false);
+  void show(const std::string& text);
+  void finish();
+
+ private:
+  bool terminal_;
+  bool quiet_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_draw_;
+};
+
 std::string format_duration(double seconds);
 std::string format_count(double count);  // 1.2k, 3.4M, 5.6G
 

@@ -9,8 +9,10 @@
 
 #include "solver/players.h"
 #include "solver/search.h"
+#include "solver/solve.h"
 #include "tools/cli.h"
 #include "tools/engine_setup.h"
+#include "tools/progress.h"
 
 namespace mancala::cli {
 
@@ -116,71 +118,77 @@ struct SolveOptions {
   std::string db;
   bool no_tables = false;
   double max_seconds = 0;
+  size_t hash_megabytes = 256;
+  double table_memory_gib = 4;
   bool json = false;
+  bool quiet = false;
 };
+
+std::string move_letters_json(const Position& from, const Rules& rules,
+                              const std::vector<Move>& line) {
+  std::string out;
+  Position q = from;
+  for (Move m : line) {
+    out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", move_letter(q.side_to_move, m));
+    q = apply_move(rules, q, m);
+  }
+  return out;
+}
 
 void run_solve(const SolveOptions& o) {
   const Rules rules = require_rules(o.game);
   const Position p = require_position(rules, o.position);
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
-  std::unique_ptr<db::TableValues> tables;
+  if (o.max_seconds < 0) throw UsageError("--max-seconds must be positive");
+  if (o.hash_megabytes < 1) throw UsageError("--hash must be at least 1 (megabytes)");
+  std::unique_ptr<db::DecodedTableValues> tables;
   if (!o.no_tables && rules.kind != GameKind::Congkak)
-    tables = open_table_values(rules, o.db, nullptr);
-  const auto started = std::chrono::steady_clock::now();
-  Search search(rules, 512, tables.get());
-  SearchLimits limits;
-  limits.max_depth = 127;
+    if (std::unique_ptr<db::TableValues> files = open_table_values(rules, o.db, nullptr))
+      tables = std::make_unique<db::DecodedTableValues>(
+          files->shared_tables(), static_cast<uint64_t>(o.table_memory_gib * (1ull << 30)));
+  Solver solver(rules, o.hash_megabytes, tables.get());
+  SolveLimits limits;
   limits.max_seconds = o.max_seconds;
-  const SearchResult root = search.run(p, limits);
-  if (!root.proven)
+  StatusLine status(o.quiet || o.json);
+  const SolveResult r = solver.solve(p, limits, [&](const SolveProgress& progress) {
+    status.show(fmt::format("solving: value in [{:+}, {:+}], {} nodes, {}", progress.lower,
+                            progress.upper, format_count(static_cast<double>(progress.nodes)),
+                            format_duration(progress.seconds)));
+  });
+  status.finish();
+  const std::string tables_note =
+      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "";
+  if (tables && tables->failures())
+    fmt::print(stderr, "warning: {} table probes failed; the first: {}\n", tables->failures(),
+               tables->first_failure());
+  if (!r.solved)
     throw Failure(fmt::format(
-        "not solved within the limits: depth {}, {} nodes, {:.1f} s; best so far {} ({:+})",
-        root.depth, root.nodes, root.seconds, move_letter(p.side_to_move, root.best), root.score));
-  // Every first move that keeps the value: a move is best when its proven score equals it.
-  std::vector<Move> best;
-  uint64_t nodes = root.nodes;
-  for (Move m : moves) {
-    const MoveScore s = score_move(search, rules, p, m, limits);
-    nodes += search.nodes();
-    if (s.exact && s.score == root.score) best.push_back(m);
-  }
-  // Seconds for the whole answer: the value, then each first move's proof.
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const std::string pv = format_line(rules, p, root.pv);
+        "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
+        r.lower, r.upper, r.nodes, r.seconds));
   if (o.json) {
-    std::string best_list, pv_list;
-    for (Move m : best)
-      best_list +=
-          fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", move_letter(p.side_to_move, m));
-    Position q = p;
-    for (Move m : root.pv) {
-      if (!generate_moves(rules, q).contains(m)) break;
-      pv_list +=
-          fmt::format("{}\"{}\"", pv_list.empty() ? "" : ", ", move_letter(q.side_to_move, m));
-      q = apply_move(rules, q, m);
-    }
+    std::string best_json;
+    for (Move m : r.best)
+      best_json +=
+          fmt::format("{}\"{}\"", best_json.empty() ? "" : ", ", move_letter(p.side_to_move, m));
     fmt::print(
-        "{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], \"nodes\": "
-        "{}, "
-        "\"seconds\": {:.3f}, \"tables\": {}}}\n",
-        json_string(rules.name()), json_string(to_string(p)), root.score, best_list, pv_list, nodes,
-        seconds, tables ? tables->tables().max_seeds() : -1);
+        "{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], "
+        "\"nodes\": {}, \"seconds\": {:.3f}, \"value_seconds\": {:.3f}, \"tables\": {}}}\n",
+        json_string(rules.name()), json_string(to_string(p)), r.value, best_json,
+        move_letters_json(p, rules, r.pv), r.nodes, r.seconds, r.value_seconds,
+        tables ? tables->tables().max_seeds() : -1);
     return;
   }
   std::string best_text;
-  for (Move m : best)
+  for (Move m : r.best)
     best_text += fmt::format("{}{}", best_text.empty() ? "" : " ", move_letter(p.side_to_move, m));
   fmt::print("{} from {}\n", rules.name(), to_string(p));
-  fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", root.score,
+  fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", r.value,
              side_name(p.side_to_move));
   fmt::print("best       {}\n", best_text);
-  fmt::print("line       {}\n", pv);
-  fmt::print(
-      "searched   {} nodes in {:.2f} s (value proven in {:.2f} s at depth {}){}\n", nodes, seconds,
-      root.seconds, root.depth,
-      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
+  fmt::print("line       {}\n", format_line(rules, p, r.pv));
+  fmt::print("searched   {} nodes in {:.2f} s (value proven in {:.2f} s){}\n", r.nodes, r.seconds,
+             r.value_seconds, tables_note);
 }
 
 }  // namespace
@@ -210,7 +218,12 @@ void add_solve_command(CLI::App& app) {
                   "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
   cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)");
+  cmd->add_option("--hash", o->hash_megabytes,
+                  "Transposition table size in megabytes (default 256)");
+  cmd->add_option("--table-memory", o->table_memory_gib,
+                  "Gibibytes of endgame tables to hold decoded in memory (default 4)");
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   cmd->callback([o] { run_solve(*o); });
 }
 

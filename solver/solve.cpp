@@ -4,7 +4,6 @@
 #include <array>
 #include <bit>
 #include <climits>
-#include <cstdlib>
 #include <new>
 #include <unordered_set>
 
@@ -191,9 +190,13 @@ int Solver::search(const Position& p, int alpha, int beta, int ply) {
         return bound;
       }
     }
+    // Order: the table's move; extra turns, the house nearest the store first (sowing a house
+    // further back would drop a seed into the nearer ones and spoil their exact counts); then
+    // by what the move gains; then the houses nearest the store first. Measured: 2 to 10 times
+    // fewer nodes than ordering by gain alone (kalah:4:5, 4:6, 5:4, 6:3).
     const int gain = (c.position.store(mover) - p.store(mover)) -
                      (c.position.store(opponent(mover)) - p.store(opponent(mover)));
-    c.order = (c.move == tt_move ? 1000 : 0) + 4 * gain + (same ? 3 : 0);
+    c.order = (c.move == tt_move ? 1000 : 0) + (same ? 100 : 0) + c.move + 4 * gain;
   }
   // Insertion sort, best first (six children at most; ties keep the move order).
   for (int i = 1; i < n; ++i)

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+
+#include "solver/search.h"
 
 namespace mancala {
 
@@ -20,6 +23,46 @@ std::vector<Move> random_opening(const Rules& rules, Random& random, int turns) 
     p = next;
   }
   return opening;
+}
+
+int opening_search_depth(const Rules& rules) {
+  return rules.kind == GameKind::Congkak ? 4 : 8;
+}
+
+int opening_evaluation(const Rules& rules, const std::vector<Move>& opening) {
+  Position p = start_position(rules);
+  for (Move m : opening) p = apply_move(rules, p, m);
+  // A small table of its own: the same size and empty at every call, for reproducible values.
+  Search search(rules, 1);
+  SearchLimits limits;
+  limits.max_depth = opening_search_depth(rules);
+  return search.run(p, limits).score;
+}
+
+Opening balanced_opening(const Rules& rules, Random& random, const OpeningOptions& options) {
+  if (options.balance < 0) return {random_opening(rules, random, options.turns), std::nullopt};
+  Opening best;
+  // Without random turns every try is the start position.
+  const int attempts = options.turns > 0 ? std::max(options.attempts, 1) : 1;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    std::vector<Move> moves = random_opening(rules, random, options.turns);
+    const int evaluation = opening_evaluation(rules, moves);
+    if (!best.evaluation || std::abs(evaluation) < std::abs(*best.evaluation))
+      best = {std::move(moves), evaluation};
+    if (std::abs(*best.evaluation) <= options.balance) break;
+  }
+  return best;
+}
+
+std::vector<Opening> match_openings(const Rules& rules, uint64_t seed, int count,
+                                    const OpeningOptions& options) {
+  std::vector<Opening> openings(static_cast<size_t>(std::max(count, 0)));
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int k = 0; k < count; ++k) {
+    Random random(seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(k));
+    openings[static_cast<size_t>(k)] = balanced_opening(rules, random, options);
+  }
+  return openings;
 }
 
 Game play_game(const Rules& rules, Player& south, Player& north, const std::vector<Move>& opening) {

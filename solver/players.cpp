@@ -4,16 +4,22 @@
 
 namespace mancala {
 
-std::string level_name(int level) {
+int fixed_depth(int level, const Rules& rules) {
+  if (level == 3) return 2;
+  if (level == 4) return rules.kind == GameKind::Congkak ? 4 : 8;
+  return 0;
+}
+
+std::string level_name(int level, const Rules& rules) {
   switch (level) {
     case 1:
       return "level 1 (random)";
     case 2:
       return "level 2 (greedy)";
     case 3:
-      return "level 3 (search, 2 plies)";
     case 4:
-      return "level 4 (search, 8 plies)";
+      return "level " + std::to_string(level) + " (search, " +
+             std::to_string(fixed_depth(level, rules)) + " plies)";
     case 5:
       return "level 5 (timed search)";
     case 6:
@@ -96,10 +102,8 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   Move move;
   if (options_.level >= 6 && options_.tables && choose_exact(p, move, thinking)) return move;
   SearchLimits limits;
-  if (options_.level == 3)
-    limits.max_depth = 2;
-  else if (options_.level == 4)
-    limits.max_depth = 8;
+  if (options_.level <= 4)
+    limits.max_depth = fixed_depth(options_.level, rules_);
   else {
     // Pro thinks four times as long as level 5, and its search stops wherever the tables know.
     const int factor = options_.level >= 6 ? 4 : 1;

@@ -63,6 +63,9 @@ const GoldenCase kCases[] = {
     {"play_bad_level", "play kalah --level 9 < /dev/null"},
     {"match_json", "match kalah --a 2 --b 1 --games 10 --json --quiet --threads 1"},
     {"match_bad_level", "match kalah --a 7 --b 1"},
+    {"match_text", "match congkak:5:3 --a 4 --b 3 --games 4 --quiet --threads 1"},
+    {"match_no_balance", "match oware --a 3 --b 2 --games 2 --no-balance --opening-turns 2 -q"},
+    {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
 };
 
 // Small tables for the db cases, built once per test process.

@@ -1,7 +1,10 @@
 // Computer levels and match bookkeeping.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include "solver/match.h"
 #include "solver/players.h"
@@ -23,6 +26,19 @@ TEST(Players, EveryLevelPlaysLegalMovesToTheEnd) {
       const Game game = play_game(rules, south, north, random_opening(rules, random, 2));
       EXPECT_TRUE(game.is_over()) << name << " level " << level;
     }
+  }
+}
+
+TEST(Players, LevelFourSearchesFourPliesInCongkakAndEightElsewhere) {
+  for (const char* name : {"kalah", "oware", "congkak"}) {
+    const Rules rules = *parse_rules(name);
+    const int plies = rules.kind == GameKind::Congkak ? 4 : 8;
+    EXPECT_EQ(fixed_depth(4, rules), plies) << name;
+    EXPECT_EQ(level_name(4, rules), "level 4 (search, " + std::to_string(plies) + " plies)");
+    Player player(rules, PlayerOptions{4, 1});
+    Thinking thinking;
+    player.choose(Game(rules), &thinking);
+    EXPECT_EQ(thinking.depth, plies) << name;
   }
 }
 
@@ -103,6 +119,84 @@ TEST(Match, OpeningsAreLegalAndReproducible) {
   EXPECT_EQ(first, second);
   Game game(rules);
   for (Move m : first) EXPECT_TRUE(game.play(m));
+}
+
+OpeningOptions balanced(int turns, int balance) {
+  OpeningOptions options;
+  options.turns = turns;
+  options.balance = balance;
+  return options;
+}
+
+TEST(Match, BalancedOpeningsAreReproducible) {
+  const Rules rules = Rules::kalah();
+  const std::vector<Opening> first = match_openings(rules, 5, 8, balanced(4, 2)),
+                             second = match_openings(rules, 5, 8, balanced(4, 2));
+  ASSERT_EQ(first.size(), 8u);
+  for (size_t k = 0; k < first.size(); ++k) {
+    EXPECT_EQ(first[k].moves, second[k].moves) << k;
+    EXPECT_EQ(first[k].evaluation, second[k].evaluation) << k;
+  }
+}
+
+TEST(Match, BalancedOpeningsDoNotDependOnTheNumberOfThreads) {
+  const Rules rules = Rules::congkak(5, 3);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::vector<Opening> one = match_openings(rules, 3, 12, balanced(4, 1));
+  omp_set_num_threads(3);
+  const std::vector<Opening> three = match_openings(rules, 3, 12, balanced(4, 1));
+  omp_set_num_threads(threads);
+  for (size_t k = 0; k < one.size(); ++k) EXPECT_EQ(one[k].moves, three[k].moves) << k;
+}
+
+// Every game has openings within 2 seeds of even among its first 100 random ones.
+TEST(Match, BalancedOpeningsScoreWithinTheThreshold) {
+  for (const char* name : {"kalah", "oware", "congkak"}) {
+    const Rules rules = *parse_rules(name);
+    for (const Opening& opening : match_openings(rules, 1, 6, balanced(6, 2))) {
+      ASSERT_TRUE(opening.evaluation.has_value()) << name;
+      EXPECT_LE(std::abs(*opening.evaluation), 2) << name;
+      EXPECT_EQ(*opening.evaluation, opening_evaluation(rules, opening.moves)) << name;
+      Game game(rules);
+      for (Move m : opening.moves) EXPECT_TRUE(game.play(m)) << name;
+      EXPECT_FALSE(game.is_over()) << name;
+    }
+  }
+}
+
+TEST(Match, UnreachableBalanceKeepsTheMostBalancedOpeningTried) {
+  const Rules rules = Rules::congkak();
+  OpeningOptions options = balanced(2, 0);
+  options.attempts = 5;
+  Random random(17), replay(17);
+  const Opening kept = balanced_opening(rules, random, options);
+  // The same stream again: the tries, of which the first closest to even is the one kept.
+  std::vector<Move> closest;
+  int least = 1000;
+  for (int attempt = 0; attempt < options.attempts; ++attempt) {
+    const std::vector<Move> moves = random_opening(rules, replay, options.turns);
+    const int distance = std::abs(opening_evaluation(rules, moves));
+    // Congkak's first mover is far ahead after two random turns: no try is even.
+    ASSERT_GT(distance, 0);
+    if (distance < least) {
+      least = distance;
+      closest = moves;
+    }
+  }
+  EXPECT_EQ(kept.moves, closest);
+  EXPECT_EQ(std::abs(*kept.evaluation), least);
+}
+
+TEST(Match, WithoutBalanceTheOpeningsAreTheRandomOnes) {
+  const Rules rules = Rules::kalah();
+  const uint64_t seed = 7;
+  const std::vector<Opening> openings = match_openings(rules, seed, 10, balanced(2, -1));
+  for (size_t k = 0; k < openings.size(); ++k) {
+    Random random(seed * 0x9E3779B97F4A7C15ull + k);
+    EXPECT_EQ(openings[k].moves, random_opening(rules, random, 2)) << k;
+    EXPECT_FALSE(openings[k].evaluation.has_value()) << k;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // mancala match GAME --a LEVEL --b LEVEL --games N
 #include <omp.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -26,7 +27,9 @@ struct MatchOptions {
   uint64_t seed = 1;
   double seconds = 1.0;
   uint64_t nodes = 0;
-  int opening_turns = 2;
+  int opening_turns = OpeningOptions{}.turns;
+  int balance = OpeningOptions{}.balance;
+  bool no_balance = false;
   int threads = 0;
   std::string pgn;
   std::string db;
@@ -42,6 +45,8 @@ void run_match(const MatchOptions& o) {
   if (o.games < 1) throw UsageError("--games must be at least 1");
   if (o.seconds <= 0) throw UsageError("--seconds must be positive");
   if (o.threads < 0) throw UsageError("--threads must be at least 1");
+  if (o.opening_turns < 0) throw UsageError("--opening-turns must be at least 0");
+  if (o.balance < 0) throw UsageError("--balance must be at least 0 (--no-balance turns it off)");
   if (o.threads > 0) omp_set_num_threads(o.threads);
   std::unique_ptr<db::TableValues> tables;
   if (o.a == 6 || o.b == 6) {
@@ -51,11 +56,14 @@ void run_match(const MatchOptions& o) {
       fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
   }
   // Game 2k and 2k+1 share an opening, with colours swapped.
-  std::vector<std::vector<Move>> openings((o.games + 1) / 2);
-  for (size_t k = 0; k < openings.size(); ++k) {
-    Random random(o.seed * 0x9E3779B97F4A7C15ull + k);
-    openings[k] = random_opening(rules, random, o.opening_turns);
-  }
+  OpeningOptions opening_options;
+  opening_options.turns = o.opening_turns;
+  opening_options.balance = o.no_balance ? -1 : o.balance;
+  const std::vector<Opening> openings =
+      match_openings(rules, o.seed, (o.games + 1) / 2, opening_options);
+  int unbalanced = 0;
+  for (const Opening& opening : openings)
+    if (opening.evaluation && std::abs(*opening.evaluation) > o.balance) ++unbalanced;
   std::vector<std::unique_ptr<Game>> games(static_cast<size_t>(o.games));
   ProgressBar bar(o.quiet);
   int done = 0;
@@ -67,8 +75,8 @@ void run_match(const MatchOptions& o) {
                            o.nodes, tables.get()};
     };
     Player a(rules, options(o.a, 0)), b(rules, options(o.b, 1));
-    Game game =
-        a_south ? play_game(rules, a, b, openings[i / 2]) : play_game(rules, b, a, openings[i / 2]);
+    const std::vector<Move>& opening = openings[static_cast<size_t>(i / 2)].moves;
+    Game game = a_south ? play_game(rules, a, b, opening) : play_game(rules, b, a, opening);
     games[static_cast<size_t>(i)] = std::make_unique<Game>(std::move(game));
 #pragma omp critical
     {
@@ -91,8 +99,8 @@ void run_match(const MatchOptions& o) {
     std::strftime(date, sizeof date, "%Y.%m.%d", std::localtime(&now));
     for (int i = 0; i < o.games; ++i) {
       const bool a_south = i % 2 == 0;
-      const std::string a_name = "A: mancala " + level_name(o.a),
-                        b_name = "B: mancala " + level_name(o.b);
+      const std::string a_name = "A: mancala " + level_name(o.a, rules),
+                        b_name = "B: mancala " + level_name(o.b, rules);
       const Outcome end = games[i]->outcome();
       out << write_record(*games[i],
                           {{"South", a_south ? a_name : b_name},
@@ -114,11 +122,22 @@ void run_match(const MatchOptions& o) {
         score.points(), elo.difference, elo.margin);
     return;
   }
-  fmt::print("{}: A = {} against B = {}, {} games\n", rules.name(), level_name(o.a),
-             level_name(o.b), score.games());
+  fmt::print("{}: A = {} against B = {}, {} games\n", rules.name(), level_name(o.a, rules),
+             level_name(o.b, rules), score.games());
   fmt::print(
       "A: {} wins, {} draws, {} losses; points {:.1f}% ; Elo difference {:+.0f} +/- {:.0f} (95%)\n",
       score.wins, score.draws, score.losses, 100 * score.points(), elo.difference, elo.margin);
+  if (o.no_balance) {
+    fmt::print("Openings: {} random turns, not balanced\n", o.opening_turns);
+  } else {
+    fmt::print(
+        "Openings: {} random turns, scored within {} seeds of even by a search {} plies deep",
+        o.opening_turns, o.balance, opening_search_depth(rules));
+    if (unbalanced)
+      fmt::print(" ({} of {}: the closest of {} tries)", unbalanced, openings.size(),
+                 opening_options.attempts);
+    fmt::print("\n");
+  }
 }
 
 }  // namespace
@@ -133,7 +152,12 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--games,-n", o->games, "Number of games (default 100); colours alternate");
   cmd->add_option("--seed", o->seed, "Seed of the openings and the random choices (default 1)");
   cmd->add_option("--opening-turns", o->opening_turns,
-                  "Random turns that open each pair of games (default 2: one each)");
+                  "Random turns that open each pair of games (default 4: two each)");
+  cmd->add_option("--balance", o->balance,
+                  "Keep only openings a fixed search scores within SEEDS of even, since moving "
+                  "first is a large edge (default 2)")
+      ->option_text("SEEDS");
+  cmd->add_flag("--no-balance", o->no_balance, "Any random opening, however lopsided");
   cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)");
   cmd->add_option("--nodes", o->nodes,
                   "Node budget per move for levels 5 and 6 instead of time (reproducible)");

@@ -90,7 +90,7 @@ class TerminalGame {
   bool is_computer(Side side) const { return !options_.human_vs_human && side == computer_side_; }
 
   std::string player_name(Side side) const {
-    return is_computer(side) ? "mancala " + level_name(computer_.level()) : "Human";
+    return is_computer(side) ? "mancala " + level_name(computer_.level(), game_.rules()) : "Human";
   }
 
   std::string players_line() const {

@@ -40,10 +40,6 @@ class TableValues : public ExactValues {
   mutable std::string first_failure_;
 };
 
-}  // namespace mancala::db
-
-namespace mancala::db {
-
 // The tables decoded into memory block by block as probes first touch them, for one thread (the
 // solver): a probe is then an index computation and an array read instead of a block
 // decompression. Layers larger than what is left of `memory_budget` bytes are probed through

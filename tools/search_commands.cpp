@@ -142,6 +142,7 @@ void run_solve(const SolveOptions& o) {
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   if (o.max_seconds < 0) throw UsageError("--max-seconds must be positive");
   if (o.hash_megabytes < 1) throw UsageError("--hash must be at least 1 (megabytes)");
+  if (o.table_memory_gib < 0) throw UsageError("--table-memory must be at least 0 (GiB)");
   std::unique_ptr<db::DecodedTableValues> tables;
   if (!o.no_tables && rules.kind != GameKind::Congkak)
     if (std::unique_ptr<db::TableValues> files = open_table_values(rules, o.db, nullptr))

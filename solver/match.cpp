@@ -25,6 +25,18 @@ std::vector<Move> random_opening(const Rules& rules, Random& random, int turns) 
   return opening;
 }
 
+Position random_walk(const Rules& rules, Position from, Random& random, int plies) {
+  for (int i = 0; i < plies; ++i) {
+    const MoveList moves = generate_moves(rules, from);
+    if (moves.empty()) break;
+    const Position next = apply_move(
+        rules, from, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
+    if (generate_moves(rules, next).empty()) break;
+    from = next;
+  }
+  return from;
+}
+
 int opening_search_depth(const Rules& rules) {
   return rules.kind == GameKind::Congkak ? 4 : 8;
 }

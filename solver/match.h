@@ -16,6 +16,10 @@ namespace mancala {
 // sowings included), for varied openings; it stops early rather than end the game.
 std::vector<Move> random_opening(const Rules& rules, Random& random, int turns);
 
+// `plies` random legal sowings from `from`, stopping early rather than end the game (for varied
+// test and benchmark positions).
+Position random_walk(const Rules& rules, Position from, Random& random, int plies);
+
 // Balanced openings. Moving first is a large edge in these games (South wins Kalah(6,4) with
 // perfect play; between decent players South won 80-94% of Congkak(7,7) games even after eight
 // random opening turns), and a random opening often hands one side a lead of its own. On such an

@@ -9,6 +9,7 @@
 #include "solver/match.h"
 #include "solver/players.h"
 #include "tests/builder_values.h"
+#include "tests/test_positions.h"
 
 namespace mancala {
 namespace {
@@ -63,12 +64,8 @@ TEST(Players, ProNeverChoosesAMoveWorseThanTheBestExactValue) {
     Player pro(rules, options);
     int checked = 0;
     while (checked < 200) {
-      Position p = start_position(rules);
-      p.slots.fill(0);
       const int seeds = 1 + static_cast<int>(random.below(9));
-      for (int k = 0; k < seeds; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
-                               static_cast<int>(random.below(6)))];
+      Position p = scattered_position(rules, random, seeds);
       // The rest of the game's seeds sit in the stores.
       p.slots[p.store_slot(Side::South)] = static_cast<uint16_t>((rules.total_seeds() - seeds) / 2);
       p.slots[p.store_slot(Side::North)] =

@@ -8,6 +8,7 @@
 #include "solver/retrograde.h"
 #include "solver/search.h"
 #include "tests/builder_values.h"
+#include "tests/test_positions.h"
 
 namespace mancala {
 namespace {
@@ -33,19 +34,6 @@ int minimax(const Rules& rules, const Position& p, int depth) {
   return best;
 }
 
-Position random_position(const Rules& rules, Random& random, int plies) {
-  Position p = start_position(rules);
-  for (int i = 0; i < plies; ++i) {
-    const MoveList moves = generate_moves(rules, p);
-    if (moves.empty()) break;
-    const Position next = apply_move(
-        rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
-    if (generate_moves(rules, next).empty()) break;
-    p = next;
-  }
-  return p;
-}
-
 TEST(Search, AlphaBetaEqualsMinimaxOnRandomPositions) {
   Random random(7);
   for (const char* game :
@@ -61,15 +49,6 @@ TEST(Search, AlphaBetaEqualsMinimaxOnRandomPositions) {
   }
 }
 
-// Exhaustive value of a small Kalah game (no cycles): minimax to the end.
-int solve_exhaustively(const Rules& rules, const Position& p, std::map<std::string, int>& memo) {
-  const std::string key = to_string(p);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
-  const int v = minimax(rules, p, 1000);
-  memo[key] = v;
-  return v;
-}
-
 TEST(Search, ProvenScoresWithTheTableEqualExhaustiveValues) {
   Random random(11);
   for (const char* game : {"kalah:3:2", "kalah:3:2:empty-capture", "kalah:2:3"}) {
@@ -80,7 +59,7 @@ TEST(Search, ProvenScoresWithTheTableEqualExhaustiveValues) {
       const Position p = random_position(rules, random, static_cast<int>(random.below(6)));
       const SearchResult r = search.run(p, SearchLimits{});
       ASSERT_TRUE(r.proven) << game;
-      ASSERT_EQ(r.score, solve_exhaustively(rules, p, memo)) << game << " " << to_string(p);
+      ASSERT_EQ(r.score, exhaustive_value(rules, p, memo)) << game << " " << to_string(p);
     }
   }
 }
@@ -98,11 +77,7 @@ TEST(Search, TableBackedSearchAgreesWithTheTables) {
     // Oware lines above the tables rarely prove within a few plies (sowing without capture can
     // go round for long, and a cycle on the line is not a proof), so Oware is checked inside.
     for (int i = 0; i < (rules.kind == GameKind::Oware ? 0 : 40); ++i) {
-      Position p = start_position(table_rules);
-      p.slots.fill(0);
-      for (int k = 0; k < 10; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
-                               static_cast<int>(random.below(6)))];
+      const Position p = scattered_position(table_rules, random, 10);
       if (generate_moves(table_rules, p).empty()) continue;
       SearchLimits limits;
       limits.max_depth = rules.kind == GameKind::Oware ? 16 : 40;

@@ -8,48 +8,15 @@
 #include "solver/retrograde.h"
 #include "solver/solve.h"
 #include "tests/builder_values.h"
+#include "tests/test_positions.h"
 
 namespace mancala {
 namespace {
-
-// Exhaustive value (final store difference for the side to move) of a game without cycles,
-// memoised on the whole position.
-int exhaustive_value(const Rules& rules, const Position& p, std::map<std::string, int>& memo) {
-  const std::string key = to_string(p);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
-  const Side mover = p.side_to_move;
-  const MoveList moves = generate_moves(rules, p);
-  int best = -100000;
-  if (moves.empty()) {
-    const Outcome end = final_outcome(rules, p);
-    best = mover == Side::South ? end.difference() : -end.difference();
-  }
-  for (Move m : moves) {
-    const Position c = apply_move(rules, p, m);
-    const int v = exhaustive_value(rules, c, memo);
-    best = std::max(best, c.side_to_move == mover ? v : -v);
-  }
-  memo[key] = best;
-  return best;
-}
 
 int move_value(const Rules& rules, const Position& p, Move m, std::map<std::string, int>& memo) {
   const Position c = apply_move(rules, p, m);
   const int v = exhaustive_value(rules, c, memo);
   return c.side_to_move == p.side_to_move ? v : -v;
-}
-
-Position random_position(const Rules& rules, Random& random, int plies) {
-  Position p = start_position(rules);
-  for (int i = 0; i < plies; ++i) {
-    const MoveList moves = generate_moves(rules, p);
-    if (moves.empty()) break;
-    const Position next = apply_move(
-        rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
-    if (generate_moves(rules, next).empty()) break;
-    p = next;
-  }
-  return p;
 }
 
 TEST(Solver, ValueBestMovesAndLineAgreeWithExhaustiveSearch) {
@@ -126,12 +93,8 @@ TEST(Solver, TableBackedSolveAgreesWithLargerTables) {
     const BuilderValues small(rules, 8), large(rules, 11);
     Solver solver(table_rules, 8, &small);
     for (int i = 0; i < 15; ++i) {
-      Position p = start_position(table_rules);
-      p.slots.fill(0);
       const int seeds = 10 + static_cast<int>(random.below(2));
-      for (int k = 0; k < seeds; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
-                               static_cast<int>(random.below(p.houses)))];
+      const Position p = scattered_position(table_rules, random, seeds);
       if (generate_moves(table_rules, p).empty()) continue;
       const SolveResult r = solver.solve(p);
       ASSERT_TRUE(r.solved);
@@ -149,11 +112,7 @@ TEST(Solver, OwareInsideTheTables) {
     const BuilderValues tables(rules, 8);
     Solver solver(table_rules, 8, &tables);
     for (int i = 0; i < 12; ++i) {
-      Position p = start_position(table_rules);
-      p.slots.fill(0);
-      for (int k = 0; k < 8; ++k)
-        ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
-                               static_cast<int>(random.below(6)))];
+      const Position p = scattered_position(table_rules, random, 8);
       if (generate_moves(table_rules, p).empty()) continue;
       const SolveResult r = solver.solve(p);
       ASSERT_TRUE(r.solved);

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "solver/match.h"
 #include "solver/moves.h"
 #include "solver/perft.h"
 #include "solver/random.h"
@@ -57,14 +58,7 @@ SearchFigures run_search_workload(const SearchWorkload& work) {
     search.search_depth(p, work.depth);
     figures.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     figures.nodes += search.nodes();
-    for (int k = 0; k < 3; ++k) {  // the next position: three random plies on
-      const MoveList moves = generate_moves(rules, p);
-      if (moves.empty()) break;
-      const Position next = apply_move(
-          rules, p, moves[static_cast<int>(random.below(static_cast<uint32_t>(moves.size())))]);
-      if (generate_moves(rules, next).empty()) break;
-      p = next;
-    }
+    p = random_walk(rules, p, random, 3);  // the next position: three random plies on
   }
   return figures;
 }

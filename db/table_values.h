@@ -21,7 +21,7 @@ class TableValues : public ExactValues {
   // (a corrupt or missing layer) also gives nullopt, so the search goes on without it; the
   // failure is counted and its message kept.
   std::optional<int> value(const Position& position) const override {
-    const int seeds = position.seeds_in_houses(Side::South) + position.seeds_in_houses(Side::North);
+    const int seeds = position.seeds_on_board();
     if (seeds > tables_->max_seeds()) return std::nullopt;
     ProbeResult r = tables_->probe_key(seeds, table_key(position));
     if (r.ok()) return r.value;
@@ -67,7 +67,7 @@ class DecodedTableValues : public ExactValues {
   }
 
   std::optional<int> value(const Position& position) const override {
-    const int seeds = position.seeds_in_houses(Side::South) + position.seeds_in_houses(Side::North);
+    const int seeds = position.seeds_on_board();
     if (seeds > tables_->max_seeds()) return std::nullopt;
     Layer& layer = layers_[static_cast<size_t>(seeds)];
     if (!layer.values) return fallback_.value(position);

@@ -49,7 +49,7 @@ bool Game::third_occurrence() const {
 Outcome Game::outcome() const {
   if (!repetition_end_) return final_outcome(rules_, position());
   const Position& p = position();
-  const int left = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
+  const int left = p.seeds_on_board();
   return Outcome::from_stores(p.store(Side::South) + left / 2, p.store(Side::North) + left / 2);
 }
 

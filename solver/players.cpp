@@ -85,7 +85,7 @@ bool Player::choose_exact(const Position& p, Move& move, Thinking* thinking) {
   move = best[random_.below(static_cast<uint32_t>(best.size()))];
   if (thinking) {
     *thinking = Thinking{};
-    thinking->score = p.store(p.side_to_move) - p.store(opponent(p.side_to_move)) + best_value;
+    thinking->score = p.mover_lead() + best_value;
     thinking->exact = true;
     thinking->from_tables = true;
     thinking->pv = {move};

@@ -47,6 +47,10 @@ struct Position {
     for (int i = 0, base = first_house(side); i < houses; ++i) sum += slots[base + i];
     return sum;
   }
+  // Seeds still in play (in the houses of both sides).
+  int seeds_on_board() const { return seeds_in_houses(Side::South) + seeds_in_houses(Side::North); }
+  // The side to move's store minus the opponent's.
+  int mover_lead() const { return store(side_to_move) - store(opponent(side_to_move)); }
   int seeds_total() const {
     int sum = 0;
     for (int i = 0; i < 2 * houses + 2; ++i) sum += slots[i];

@@ -103,7 +103,7 @@ template <GameKind K, class Visit>
 void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visit) {
   const int h = child.houses;
   const Side mover = opponent(child.side_to_move);  // who made the inner move
-  const int seeds = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
+  const int seeds = child.seeds_on_board();
   for (int house = 0; house < h; ++house) {
     const int origin = child.house_slot(mover, house);
     if (child.slots[origin] != 0) continue;  // an inner move leaves its house empty
@@ -178,7 +178,7 @@ void RetrogradeBuilder::build_layer_for(int seeds, const BuildProgressFn& progre
     std::array<uint64_t, kMaxHouses> rank{};
     for (Move m : moves) {
       const Position child = apply_move<K>(rules, p, m);
-      const int left = child.seeds_in_houses(Side::South) + child.seeds_in_houses(Side::North);
+      const int left = child.seeds_on_board();
       if (left == seeds) {
         ++inner;
         continue;

@@ -75,7 +75,7 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
   if ((nodes_ & 1023) == 0 && out_of_time()) aborted_ = true;
   if (aborted_) return {0, false};
   const Side mover = p.side_to_move;
-  const int lead = p.store(mover) - p.store(opponent(mover));
+  const int lead = p.mover_lead();
 
   MoveList moves;
   generate_moves<K>(rules_, p, moves);

@@ -17,15 +17,6 @@ namespace {
 constexpr int kInfinity = 10000;
 constexpr int16_t kMaxFuture = 30000;  // no bound yet
 
-int lead_of(const Position& p) {
-  const Side mover = p.side_to_move;
-  return p.store(mover) - p.store(opponent(mover));
-}
-
-int seeds_on_board(const Position& p) {
-  return p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
-}
-
 }  // namespace
 
 // One transposition-table slot, 16 bytes; four share a 64-byte bucket (chosen by the low bits
@@ -123,7 +114,7 @@ int Solver::search(const Position& p, int alpha, int beta, int ply) {
   }
   if (aborted_) return 0;
   const Side mover = p.side_to_move;
-  const int lead = lead_of(p);
+  const int lead = p.mover_lead();
 
   MoveList moves;
   generate_moves<K>(rules_, p, moves);
@@ -132,7 +123,7 @@ int Solver::search(const Position& p, int alpha, int beta, int ply) {
     return mover == Side::South ? end.difference() : -end.difference();
   }
   // The seed bound: what is still on the board is all either side can gain.
-  const int on_board = seeds_on_board(p);
+  const int on_board = p.seeds_on_board();
   int lower = lead - on_board, upper = lead + on_board;
   if (lower >= beta) return lower;
   if (upper <= alpha) return upper;
@@ -179,7 +170,7 @@ int Solver::search(const Position& p, int alpha, int beta, int ply) {
     const bool same = c.position.side_to_move == mover;
     // Enhanced transposition cutoff: a child whose proven bound already refutes the window.
     if (const Entry* e = find(child_keys[static_cast<size_t>(i)])) {
-      const int child_lead = lead_of(c.position);
+      const int child_lead = c.position.mover_lead();
       const int bound = same ? child_lead + e->lower : -(child_lead + e->upper);
       if (bound >= beta) {
         Entry& mine = slot_for(key);
@@ -364,8 +355,8 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
   };
 
   SolveResult result;
-  const int lead = lead_of(position);
-  const int on_board = seeds_on_board(position);
+  const int lead = position.mover_lead();
+  const int on_board = position.seeds_on_board();
   lower_ = lead - on_board;
   upper_ = lead + on_board;
   on_progress_ = on_progress ? &on_progress : nullptr;

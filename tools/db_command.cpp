@@ -199,8 +199,8 @@ void run_query(const QueryOptions& options) {
   if (!tables) throw Failure(tables.error());
   const Rules table_rules = *table_rules_for(rules);
   const Side mover = p.side_to_move;
-  const int stores = p.store(mover) - p.store(opponent(mover));
-  const int seeds = p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North);
+  const int stores = p.mover_lead();
+  const int seeds = p.seeds_on_board();
   if (seeds > (*tables)->max_seeds())
     throw Failure(fmt::format(
         "{} has {} seeds on the board; the {} tables in {} hold up to {}{}", to_string(p), seeds,
@@ -456,8 +456,7 @@ void run_probe_bench(const ProbeBenchOptions& options) {
     const ProbeSample& from = uniform[playout.size() % uniform.size()];
     Position p = position_from_key(from.key.counts.data(), rules.houses);
     while (playout.size() < options.probes) {
-      playout.push_back(
-          {p.seeds_in_houses(Side::South) + p.seeds_in_houses(Side::North), table_key(p)});
+      playout.push_back({p.seeds_on_board(), table_key(p)});
       const MoveList moves = generate_moves(table_rules, p);
       if (moves.empty()) break;
       p = apply_move(table_rules, p,

@@ -66,6 +66,8 @@ const GoldenCase kCases[] = {
     {"match_text", "match congkak:5:3 --a 4 --b 3 --games 4 --quiet --threads 1"},
     {"match_no_balance", "match oware --a 3 --b 2 --games 2 --no-balance --opening-turns 2 -q"},
     {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
+    {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
+    {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001"},
 };
 
 // Small tables for the db cases, built once per test process.

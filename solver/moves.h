@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__AVX512BW__)
+#if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -161,6 +161,87 @@ inline Side side_to_move(Vec v) {
 }
 inline Vec zero() {
   return _mm512_setzero_si512();
+}
+
+#elif defined(__AVX2__)
+
+// Two 256-bit registers: lanes 0..15 and 16..31. AVX2 has no mask registers, so a lane mask is
+// built from a compare result with a saturating pack (16-bit lanes to bytes) and a byte movemask,
+// and a bit mask becomes lanes by testing each lane's own bit.
+struct Vec {
+  __m256i low, high;
+};
+
+inline uint32_t mask_of(__m256i low, __m256i high) {
+  // The pack interleaves the halves by 128-bit lane (low 0-7, high 0-7, low 8-15, high 8-15);
+  // the permute puts the quarters back in lane order.
+  const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(low, high), 0xD8);
+  return static_cast<uint32_t>(_mm256_movemask_epi8(bytes));
+}
+inline __m256i lanes_of(uint32_t bits) {
+  const __m256i lane_bits =
+      _mm256_setr_epi16(0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80, 0x100, 0x200, 0x400, 0x800,
+                        0x1000, 0x2000, 0x4000, static_cast<short>(0x8000));
+  const __m256i spread = _mm256_set1_epi16(static_cast<short>(bits & 0xFFFF));
+  return _mm256_cmpeq_epi16(_mm256_and_si256(spread, lane_bits), lane_bits);
+}
+inline __m256i splat(uint16_t x) {
+  return _mm256_set1_epi16(static_cast<short>(x));
+}
+
+inline Vec load(const Board& b) {
+  const auto* p = reinterpret_cast<const __m256i*>(b.lane.data());
+  return Vec{_mm256_load_si256(p), _mm256_load_si256(p + 1)};
+}
+inline Board store(const Vec& v) {
+  Board b;
+  auto* p = reinterpret_cast<__m256i*>(b.lane.data());
+  _mm256_store_si256(p, v.low);
+  _mm256_store_si256(p + 1, v.high);
+  return b;
+}
+inline uint32_t nonzero_mask(const Vec& v) {
+  const __m256i z = _mm256_setzero_si256();
+  return ~mask_of(_mm256_cmpeq_epi16(v.low, z), _mm256_cmpeq_epi16(v.high, z));
+}
+inline uint32_t equal_mask(const Vec& v, uint16_t x) {
+  return mask_of(_mm256_cmpeq_epi16(v.low, splat(x)), _mm256_cmpeq_epi16(v.high, splat(x)));
+}
+inline uint32_t at_most_mask(const Vec& v, uint16_t x) {
+  const __m256i t = splat(x);  // unsigned a <= x exactly when max(a, x) == x
+  return mask_of(_mm256_cmpeq_epi16(_mm256_max_epu16(v.low, t), t),
+                 _mm256_cmpeq_epi16(_mm256_max_epu16(v.high, t), t));
+}
+inline uint32_t above_mask(const Vec& v, uint16_t x) {
+  return ~at_most_mask(v, x);
+}
+inline uint32_t at_least_mask(const Vec& v, const Vec& t) {
+  return mask_of(_mm256_cmpeq_epi16(_mm256_max_epu16(v.low, t.low), v.low),
+                 _mm256_cmpeq_epi16(_mm256_max_epu16(v.high, t.high), v.high));
+}
+inline Vec add_where(const Vec& v, uint32_t mask, uint16_t x) {
+  return Vec{_mm256_add_epi16(v.low, _mm256_and_si256(lanes_of(mask), splat(x))),
+             _mm256_add_epi16(v.high, _mm256_and_si256(lanes_of(mask >> 16), splat(x)))};
+}
+inline Vec clear_where(const Vec& v, uint32_t mask) {
+  return Vec{_mm256_andnot_si256(lanes_of(mask), v.low),
+             _mm256_andnot_si256(lanes_of(mask >> 16), v.high)};
+}
+inline Vec set_lane(const Vec& v, int lane, uint16_t x) {
+  const uint32_t bit = 1u << lane;
+  return Vec{_mm256_blendv_epi8(v.low, splat(x), lanes_of(bit)),
+             _mm256_blendv_epi8(v.high, splat(x), lanes_of(bit >> 16))};
+}
+inline Vec add(const Vec& a, const Vec& b) {
+  return Vec{_mm256_add_epi16(a.low, b.low), _mm256_add_epi16(a.high, b.high)};
+}
+inline Side side_to_move(const Vec& v) {
+  static_assert(kInfoLane >= 16);
+  return static_cast<Side>(static_cast<uint16_t>(_mm256_extract_epi16(v.high, kInfoLane - 16)) >>
+                           8);
+}
+inline Vec zero() {
+  return Vec{_mm256_setzero_si256(), _mm256_setzero_si256()};
 }
 
 #else  // portable: plain loops over the lanes, which compilers vectorise where they can

@@ -29,6 +29,8 @@ class ExactValues {
  public:
   virtual ~ExactValues() = default;
   virtual std::optional<int> value(const Position& position) const = 0;
+  // No position with more seeds on the board is covered (-1: none is), so a search need not ask.
+  virtual int max_seeds() const = 0;
 };
 
 // The exact value of a move for the mover (its store gain minus the opponent's, plus what follows

@@ -17,6 +17,7 @@ class BuilderValues : public ExactValues {
     const TableKey key = table_key(p);
     return builder_.layer(seeds)[builder_.index().rank(key.counts.data())];
   }
+  int max_seeds() const override { return builder_.max_seeds(); }
 
  private:
   RetrogradeBuilder builder_;

@@ -42,6 +42,23 @@ std::string layer_file_name(int seeds) {
   return name;
 }
 
+std::string plain_layer_file_name(int seeds) {
+  char name[32];
+  std::snprintf(name, sizeof name, "seeds-%02d.plain.mtb", seeds);
+  return name;
+}
+
+std::string encoding_name(uint32_t value_encoding) {
+  switch (value_encoding) {
+    case kZigzagBytes:
+      return "zstd";
+    case kPlainBytes:
+      return "plain";
+    default:
+      return "unknown (" + std::to_string(value_encoding) + ")";
+  }
+}
+
 namespace {
 
 uint64_t composition_count(int seeds, int slots) {
@@ -87,15 +104,17 @@ ThreadCache& thread_cache() {
   return cache;
 }
 
-}  // namespace
+// The sections of a compressed file: the block index, the shared dictionary and the blocks.
+struct CompressedSections {
+  std::vector<uint64_t> index;
+  std::vector<uint8_t> dictionary;
+  std::vector<uint8_t> data;
+};
 
-Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
-                                       int seeds, const std::vector<int8_t>& values,
-                                       const WriteOptions& options) {
-  if (name.size() >= kNameSize) return file_error(path, "table name too long");
+Expected<CompressedSections> compress_values(const std::string& path,
+                                             const std::vector<int8_t>& values,
+                                             const WriteOptions& options) {
   const uint64_t count = values.size();
-  if (count != composition_count(seeds, 2 * houses))
-    return file_error(path, "value count does not match the layer size");
   const uint64_t block_size = options.block_size;
   const uint64_t blocks = (count + block_size - 1) / block_size;
 
@@ -103,7 +122,8 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   for (uint64_t i = 0; i < count; ++i) encoded[i] = zigzag(values[i]);
 
   // A dictionary trained on a spread of blocks lets small blocks compress like large ones.
-  std::vector<uint8_t> dictionary;
+  CompressedSections sections;
+  std::vector<uint8_t>& dictionary = sections.dictionary;
   if (options.dictionary_size > 0 && blocks >= 32) {
     const uint64_t samples = std::min<uint64_t>(blocks, 4000);
     std::vector<uint8_t> sample_bytes;
@@ -156,11 +176,39 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   ZSTD_freeCDict(cdict);
   if (failed) return file_error(path, "compression failed");
 
-  std::vector<uint64_t> offsets(blocks + 1, 0);
+  std::vector<uint64_t>& offsets = sections.index;
+  offsets.assign(blocks + 1, 0);
   for (uint64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
-  std::vector<uint8_t> data;
-  data.reserve(offsets[blocks]);
-  for (const auto& block : compressed) data.insert(data.end(), block.begin(), block.end());
+  sections.data.reserve(offsets[blocks]);
+  for (const auto& block : compressed)
+    sections.data.insert(sections.data.end(), block.begin(), block.end());
+  return sections;
+}
+
+}  // namespace
+
+Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
+                                       int seeds, const std::vector<int8_t>& values,
+                                       const WriteOptions& options) {
+  if (name.size() >= kNameSize) return file_error(path, "table name too long");
+  const uint64_t count = values.size();
+  if (count != composition_count(seeds, 2 * houses))
+    return file_error(path, "value count does not match the layer size");
+
+  // A plain file is its values; a compressed one has a block index, a dictionary and blocks.
+  CompressedSections sections;
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(values.data());
+  uint64_t data_size = count;
+  if (!options.plain) {
+    Expected<CompressedSections> compressed = compress_values(path, values, options);
+    if (!compressed) return Error{compressed.error()};
+    sections = std::move(*compressed);
+    data = sections.data.data();
+    data_size = sections.data.size();
+  }
+  const std::vector<uint64_t>& offsets = sections.index;
+  const std::vector<uint8_t>& dictionary = sections.dictionary;
+  const uint64_t index_bytes = offsets.size() * sizeof(uint64_t);
 
   TableHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
@@ -170,27 +218,27 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   header.houses = static_cast<uint32_t>(houses);
   header.seeds = static_cast<uint32_t>(seeds);
   header.position_count = count;
-  header.value_encoding = kZigzagBytes;
-  header.block_size = static_cast<uint32_t>(block_size);
-  header.block_count = blocks;
+  header.value_encoding = options.plain ? kPlainBytes : kZigzagBytes;
+  header.block_size = options.plain ? 0 : options.block_size;
+  header.block_count = options.plain ? 0 : offsets.size() - 1;
   header.index_offset = kHeaderSize;
-  header.dictionary_offset = header.index_offset + offsets.size() * sizeof(uint64_t);
+  header.dictionary_offset = header.index_offset + index_bytes;
   header.dictionary_size = dictionary.size();
   header.data_offset = header.dictionary_offset + dictionary.size();
-  header.data_size = data.size();
-  header.file_size = header.data_offset + data.size();
-  header.index_checksum = checksum64(offsets.data(), offsets.size() * sizeof(uint64_t));
+  header.data_size = data_size;
+  header.file_size = header.data_offset + data_size;
+  header.index_checksum = checksum64(offsets.data(), index_bytes);
   header.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-  header.data_checksum = checksum64(data.data(), data.size());
+  header.data_checksum = checksum64(data, data_size);
   header.header_checksum = header_checksum(header);
 
   const std::string temporary = path + ".tmp";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return file_error(temporary, "cannot create");
   const bool written = write_all(fd, &header, sizeof header) &&
-                       write_all(fd, offsets.data(), offsets.size() * sizeof(uint64_t)) &&
+                       write_all(fd, offsets.data(), index_bytes) &&
                        write_all(fd, dictionary.data(), dictionary.size()) &&
-                       write_all(fd, data.data(), data.size()) && ::fsync(fd) == 0;
+                       write_all(fd, data, data_size) && ::fsync(fd) == 0;
   ::close(fd);
   if (!written) {
     std::filesystem::remove(temporary);
@@ -207,7 +255,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   std::error_code ec;
   std::filesystem::rename(temporary, path, ec);
   if (ec) return file_error(path, "cannot rename into place: " + ec.message());
-  return WriteReport{header.file_size, blocks, dictionary.size()};
+  return WriteReport{header.file_size, header.block_count, dictionary.size()};
 }
 
 Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& path,
@@ -257,34 +305,65 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
       h.position_count !=
           composition_count(static_cast<int>(h.seeds), 2 * static_cast<int>(h.houses)))
     return file_error(path, "corrupt header (position count)");
-  if (h.value_encoding != kZigzagBytes) return file_error(path, "unknown value encoding");
+  if (h.value_encoding != kZigzagBytes && h.value_encoding != kPlainBytes)
+    return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
+  Expected<bool> ok = h.value_encoding == kPlainBytes ? file->check_plain() : file->check_blocks();
+  if (!ok) return Error{ok.error()};
+  return std::shared_ptr<const TableFile>(std::move(file));
+}
+
+Expected<bool> TableFile::check_blocks() {
+  const TableHeader& h = *header_;
   if (h.block_size == 0 || h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
-    return file_error(path, "corrupt header (blocks)");
-  if (h.file_size != size)
-    return file_error(path, "truncated or padded: " + std::to_string(size) +
-                                " bytes, header says " + std::to_string(h.file_size));
+    return file_error(path_, "corrupt header (blocks)");
+  if (h.file_size != map_size_)
+    return file_error(path_, "truncated or padded: " + std::to_string(map_size_) +
+                                 " bytes, header says " + std::to_string(h.file_size));
   const uint64_t index_bytes = (h.block_count + 1) * sizeof(uint64_t);
   if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
       h.data_offset != h.dictionary_offset + h.dictionary_size ||
-      h.data_offset + h.data_size != size)
-    return file_error(path, "corrupt header (section offsets)");
-  file->block_offsets_ = reinterpret_cast<const uint64_t*>(file->map_ + h.index_offset);
-  if (checksum64(file->block_offsets_, index_bytes) != h.index_checksum)
-    return file_error(path, "corrupt block index (checksum mismatch)");
+      h.data_offset + h.data_size != map_size_)
+    return file_error(path_, "corrupt header (section offsets)");
+  block_offsets_ = reinterpret_cast<const uint64_t*>(map_ + h.index_offset);
+  if (checksum64(block_offsets_, index_bytes) != h.index_checksum)
+    return file_error(path_, "corrupt block index (checksum mismatch)");
   for (uint64_t b = 0; b < h.block_count; ++b)
-    if (file->block_offsets_[b] > file->block_offsets_[b + 1])
-      return file_error(path, "corrupt block index");
-  if (file->block_offsets_[0] != 0 || file->block_offsets_[h.block_count] != h.data_size)
-    return file_error(path, "corrupt block index");
-  const uint8_t* dictionary = file->map_ + h.dictionary_offset;
+    if (block_offsets_[b] > block_offsets_[b + 1]) return file_error(path_, "corrupt block index");
+  if (block_offsets_[0] != 0 || block_offsets_[h.block_count] != h.data_size)
+    return file_error(path_, "corrupt block index");
+  const uint8_t* dictionary = map_ + h.dictionary_offset;
   if (checksum64(dictionary, h.dictionary_size) != h.dictionary_checksum)
-    return file_error(path, "corrupt dictionary (checksum mismatch)");
+    return file_error(path_, "corrupt dictionary (checksum mismatch)");
   if (h.dictionary_size) {
-    file->dictionary_ = ZSTD_createDDict(dictionary, h.dictionary_size);
-    if (!file->dictionary_) return file_error(path, "corrupt dictionary");
+    dictionary_ = ZSTD_createDDict(dictionary, h.dictionary_size);
+    if (!dictionary_) return file_error(path_, "corrupt dictionary");
   }
-  file->data_ = file->map_ + h.data_offset;
-  return std::shared_ptr<const TableFile>(std::move(file));
+  data_ = map_ + h.data_offset;
+  return true;
+}
+
+Expected<bool> TableFile::check_plain() {
+  const TableHeader& h = *header_;
+  if (h.data_size != h.position_count)
+    return file_error(path_, "corrupt header (plain encoding: data size " +
+                                 std::to_string(h.data_size) + ", expected one byte for each of " +
+                                 std::to_string(h.position_count) + " positions)");
+  if (h.block_size != 0 || h.block_count != 0 || h.dictionary_size != 0)
+    return file_error(path_, "corrupt header (plain encoding with blocks or a dictionary)");
+  if (h.file_size != map_size_)
+    return file_error(path_, "truncated or padded: " + std::to_string(map_size_) +
+                                 " bytes, header says " + std::to_string(h.file_size));
+  if (h.index_offset != kHeaderSize || h.dictionary_offset != kHeaderSize ||
+      h.data_offset != kHeaderSize || h.data_offset + h.data_size != map_size_)
+    return file_error(path_, "corrupt header (section offsets)");
+  const uint64_t empty = checksum64(nullptr, 0);
+  if (h.index_checksum != empty || h.dictionary_checksum != empty)
+    return file_error(path_, "corrupt header (plain encoding: checksums of the empty sections)");
+  data_ = map_ + h.data_offset;
+  // Probes land anywhere in the layer: ask the kernel to read the whole file in now, in large
+  // reads, rather than one page per probe's fault.
+  ::madvise(const_cast<uint8_t*>(map_), map_size_, MADV_WILLNEED);
+  return true;
 }
 
 TableFile::~TableFile() {
@@ -312,6 +391,7 @@ Expected<bool> TableFile::decode_block(uint64_t block, uint8_t* out, void* conte
 Expected<int> TableFile::value(uint64_t rank) const {
   const TableHeader& h = *header_;
   if (rank >= h.position_count) return file_error(path_, "rank out of range");
+  if (is_plain()) return static_cast<int>(reinterpret_cast<const int8_t*>(data_)[rank]);
   const uint64_t block = rank / h.block_size;
   ThreadCache& cache = thread_cache();
   ThreadCache::Entry& entry = cache.entries[(id_ * 0x9E3779B1u + block) % ThreadCache::kEntries];
@@ -328,7 +408,12 @@ Expected<int> TableFile::value(uint64_t rank) const {
 
 Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
   const TableHeader& h = *header_;
-  if (block >= h.block_count) return file_error(path_, "block out of range");
+  if (block >= block_count()) return file_error(path_, "block out of range");
+  if (is_plain()) {
+    const uint64_t first = block * kPlainReadBlock;
+    std::memcpy(out, data_ + first, std::min<uint64_t>(kPlainReadBlock, h.position_count - first));
+    return true;
+  }
   auto* bytes = reinterpret_cast<uint8_t*>(out);
   Expected<bool> ok = decode_block(block, bytes, thread_cache().context);
   if (!ok) return ok;
@@ -337,10 +422,18 @@ Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
   return true;
 }
 
-Expected<std::vector<int8_t>> TableFile::read_all() const {
+Expected<std::vector<int8_t>> TableFile::read_all(
+    const std::function<void(uint64_t, uint64_t)>& progress) const {
   const TableHeader& h = *header_;
+  if (is_plain()) {
+    std::vector<int8_t> values(h.position_count);
+    std::memcpy(values.data(), data_, h.position_count);
+    if (progress) progress(h.position_count, h.position_count);
+    return values;
+  }
   std::vector<int8_t> values(h.position_count);
   std::string error;
+  std::atomic<uint64_t> blocks_done{0};
 #pragma omp parallel
   {
     ZSTD_DCtx* context = ZSTD_createDCtx();
@@ -356,10 +449,14 @@ Expected<std::vector<int8_t>> TableFile::read_all() const {
       const uint64_t first = b * h.block_size;
       const uint64_t n = std::min<uint64_t>(h.block_size, h.position_count - first);
       for (uint64_t i = 0; i < n; ++i) values[first + i] = static_cast<int8_t>(unzigzag(bytes[i]));
+      const uint64_t done = blocks_done.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (progress && omp_get_thread_num() == 0 && done % 64 == 0)
+        progress(std::min(h.position_count, done * h.block_size), h.position_count);
     }
     ZSTD_freeDCtx(context);
   }
   if (!error.empty()) return Error{error};
+  if (progress) progress(h.position_count, h.position_count);
   return values;
 }
 

@@ -11,7 +11,7 @@
 //   64      4     houses per side h
 //   68      4     seeds on the board s
 //   72      8     position count C(s+2h-1, 2h-1)
-//   80      4     value encoding (kZigzagBytes)
+//   80      4     value encoding (kZigzagBytes or kPlainBytes)
 //   84      4     block size: positions per block
 //   88      8     block count
 //   96      8     index offset        (block_count + 1 offsets of blocks, relative to data)
@@ -25,6 +25,11 @@
 //   160     8     data checksum
 //   168     80    zero
 //   248     8     header checksum over bytes 0..247
+//
+// A plain file (kPlainBytes) has no blocks, index or dictionary: block size 0, block count 0,
+// index, dictionary and data offsets all 256 (the index and the dictionary are empty, their
+// checksums those of zero bytes), data size = position count, and the data section is the
+// values themselves, one signed byte each, in rank order.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +46,13 @@ inline constexpr size_t kNameSize = 48;
 // Values are -s..s, most of them near 0: a zigzag byte (0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4) keeps
 // small magnitudes in few symbols whatever their sign, which zstd's entropy stage rewards.
 inline constexpr uint32_t kZigzagBytes = 1;
+// Values stored as they are, one signed byte per position, uncompressed. Why: a probe of a
+// compressed layer decompresses a block (~4-6 us) into memory that must be faulted in, which
+// dominates a whole-game solve that probes millions of scattered positions; a plain layer is
+// mapped from the page cache and read in place. It costs ~1 byte per position on disk (1.25 GB
+// for Kalah 0..24 seeds, ~0.52 GB compressed), so plain files are copies made by `mancala db
+// unpack` next to the compressed ones, which stay the reference.
+inline constexpr uint32_t kPlainBytes = 2;
 
 inline uint8_t zigzag(int value) {
   return static_cast<uint8_t>(value >= 0 ? 2 * value : -2 * value - 1);
@@ -87,5 +99,9 @@ inline uint64_t header_checksum(const TableHeader& header) {
 std::string table_directory_name(const std::string& table_name);
 // The file of layer s: "seeds-07.mtb".
 std::string layer_file_name(int seeds);
+// The plain copy of layer s, next to it: "seeds-07.plain.mtb".
+std::string plain_layer_file_name(int seeds);
+// "zstd" or "plain": how the values of a file with this value encoding are stored.
+std::string encoding_name(uint32_t value_encoding);
 
 }  // namespace mancala::db

@@ -14,6 +14,12 @@ std::string default_database_directory() {
   return "mancala-db";
 }
 
+std::string preferred_layer_path(const std::string& table_dir, int seeds) {
+  for (const std::string& name : {plain_layer_file_name(seeds), layer_file_name(seeds)})
+    if (std::filesystem::exists(table_dir + "/" + name)) return table_dir + "/" + name;
+  return "";
+}
+
 Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& database_dir,
                                                          const Rules& game_rules) {
   Expected<Rules> rules = table_rules_for(game_rules);
@@ -22,13 +28,16 @@ Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& data
   set->table_name_ = game_rules.table_name();
   set->houses_ = game_rules.houses;
   set->directory_ = database_dir + "/" + table_directory_name(set->table_name_);
-  int s = 0;
-  while (s <= kMaxTableSeeds && std::filesystem::exists(set->directory_ + "/" + layer_file_name(s)))
-    ++s;
-  set->max_seeds_ = s - 1;
+  std::vector<std::string> paths;
+  while (static_cast<int>(paths.size()) <= kMaxTableSeeds) {
+    std::string path = preferred_layer_path(set->directory_, static_cast<int>(paths.size()));
+    if (path.empty()) break;
+    paths.push_back(std::move(path));
+  }
+  set->max_seeds_ = static_cast<int>(paths.size()) - 1;
   set->index_ = std::make_unique<TableIndex>(2 * set->houses_, std::max(0, set->max_seeds_));
-  set->layers_ =
-      std::make_unique<LayerSlot[]>(static_cast<size_t>(std::max(0, set->max_seeds_ + 1)));
+  set->layers_ = std::make_unique<LayerSlot[]>(paths.size());
+  for (size_t s = 0; s < paths.size(); ++s) set->layers_[s].path = std::move(paths[s]);
   return std::shared_ptr<const TableSet>(std::move(set));
 }
 
@@ -38,7 +47,7 @@ Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {
   LayerSlot& slot = layers_[static_cast<size_t>(seeds)];
   std::call_once(slot.once, [&] {
     Expected<std::shared_ptr<const TableFile>> file =
-        TableFile::open(directory_ + "/" + layer_file_name(seeds), table_name_, houses_, seeds);
+        TableFile::open(slot.path, table_name_, houses_, seeds);
     if (file)
       slot.file = *file;
     else

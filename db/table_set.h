@@ -1,6 +1,7 @@
 // The tables of one game on disk (a directory of layer files), behind a tiny probe API:
 // probe(position) gives the exact value or an explicit failure with a message. Layer files are
-// mapped lazily, on first use, once, thread-safely.
+// mapped lazily, on first use, once, thread-safely. A layer with a plain copy
+// (seeds-NN.plain.mtb, made by `mancala db unpack`) is read from it, else from seeds-NN.mtb.
 #pragma once
 
 #include <memory>
@@ -32,6 +33,10 @@ struct ProbeResult {
 // The database directory: --db DIR, else $MANCALA_DB, else ~/.local/share/mancala/db.
 std::string default_database_directory();
 
+// The file readers use for layer `seeds` of the table in `table_dir`: its plain copy when there
+// is one, else the compressed file; empty when neither exists.
+std::string preferred_layer_path(const std::string& table_dir, int seeds);
+
 class TableSet {
  public:
   // Looks for the game's tables under `database_dir`. Fails only for games that have no tables
@@ -42,16 +47,20 @@ class TableSet {
   const std::string& directory() const { return directory_; }
   const std::string& table_name() const { return table_name_; }
   int houses() const { return houses_; }
-  // The largest S with files for every layer 0..S; -1 when there are none.
+  // The largest S with a file (plain or compressed) for every layer 0..S; -1 when there are
+  // none.
   int max_seeds() const { return max_seeds_; }
 
   ProbeResult probe(const Position& position) const;
   ProbeResult probe_key(int seeds, const TableKey& key) const;
-  // The layer's file, opened and checked on first use.
+  // The layer's file (preferred_layer_path when the set was opened), opened and checked on
+  // first use. A plain copy that fails its checks is an error, not a reason to read the
+  // compressed file instead: `mancala db unpack` rewrites it.
   Expected<std::shared_ptr<const TableFile>> layer(int seeds) const;
 
  private:
   struct LayerSlot {
+    std::string path;
     std::once_flag once;
     std::shared_ptr<const TableFile> file;
     std::string error;

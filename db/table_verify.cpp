@@ -4,40 +4,69 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "db/table_file.h"
 #include "solver/moves.h"
 
 namespace mancala::db {
 
+namespace {
+
+// Opens one layer file, checks it (the name and houses must agree with layer 0's; the data
+// checksum) and reads its values; on failure the error goes to the report.
+std::optional<std::vector<int8_t>> read_checked(const std::string& path, int seeds,
+                                                VerifyReport& report, int& houses) {
+  Expected<std::shared_ptr<const TableFile>> file =
+      TableFile::open(path, report.table_name, report.table_name.empty() ? -1 : houses, seeds);
+  if (!file) {
+    report.errors.push_back(file.error());
+    return std::nullopt;
+  }
+  if (report.table_name.empty()) {
+    report.table_name =
+        std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
+    houses = static_cast<int>((*file)->header().houses);
+  }
+  if (!(*file)->data_checksum_ok()) {
+    report.errors.push_back(path + ": corrupt data (checksum mismatch)");
+    return std::nullopt;
+  }
+  Expected<std::vector<int8_t>> values = (*file)->read_all();
+  if (!values) {
+    report.errors.push_back(values.error());
+    return std::nullopt;
+  }
+  return std::move(*values);
+}
+
+}  // namespace
+
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const BuildProgressFn& progress, size_t keep) {
   VerifyReport report;
   std::vector<std::vector<int8_t>> layers;
   int houses = 0;
-  for (int s = 0; std::filesystem::exists(table_dir + "/" + layer_file_name(s)); ++s) {
-    const std::string path = table_dir + "/" + layer_file_name(s);
-    Expected<std::shared_ptr<const TableFile>> file =
-        TableFile::open(path, report.table_name, s == 0 ? -1 : houses, s);
-    if (!file) {
-      report.errors.push_back(file.error());
+  for (int s = 0;; ++s) {
+    // Every file of the layer: the compressed one and its plain copy, which must agree.
+    const std::string compressed = table_dir + "/" + layer_file_name(s);
+    const std::string plain = table_dir + "/" + plain_layer_file_name(s);
+    const bool has_compressed = std::filesystem::exists(compressed);
+    const bool has_plain = std::filesystem::exists(plain);
+    if (!has_compressed && !has_plain) break;
+    std::optional<std::vector<int8_t>> values, plain_values;
+    if (has_compressed) values = read_checked(compressed, s, report, houses);
+    if (has_plain) plain_values = read_checked(plain, s, report, houses);
+    if (!report.errors.empty()) break;
+    if (values && plain_values && *values != *plain_values) {
+      const auto differ = std::mismatch(values->begin(), values->end(), plain_values->begin());
+      report.errors.push_back(plain + ": differs from " + layer_file_name(s) + " at rank " +
+                              std::to_string(differ.first - values->begin()) +
+                              " (a stale or corrupt copy: delete it and run mancala db unpack)");
       break;
     }
-    if (s == 0) {
-      report.table_name =
-          std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
-      houses = static_cast<int>((*file)->header().houses);
-    }
-    if (!(*file)->data_checksum_ok()) {
-      report.errors.push_back(path + ": corrupt data (checksum mismatch)");
-      break;
-    }
-    Expected<std::vector<int8_t>> values = (*file)->read_all();
-    if (!values) {
-      report.errors.push_back(values.error());
-      break;
-    }
-    layers.push_back(std::move(*values));
+    if (has_plain) ++report.plain_layers;
+    layers.push_back(std::move(values ? *values : *plain_values));
     if (progress) progress({s, "checksums", 1, 1});
   }
   if (layers.empty() && report.errors.empty())

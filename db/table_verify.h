@@ -1,6 +1,8 @@
 // The verifier: checks a table directory independently of the builder. Every layer's header,
 // index, dictionary and data checksums, then every position: the stored value must equal the best
 // over its legal moves recomputed from the stored tables (the game's end where it has no move).
+// A layer with a plain copy (seeds-NN.plain.mtb) has both files checked: the copy must pass the
+// same checks and hold exactly the compressed file's values, so what probes read is verified.
 #pragma once
 
 #include <functional>
@@ -23,6 +25,7 @@ struct VerifyMismatch {
 struct VerifyReport {
   std::string table_name;
   int layers = 0;
+  int plain_layers = 0;  // layers with a plain copy, checked too
   uint64_t positions = 0;
   uint64_t mismatch_count = 0;
   std::vector<VerifyMismatch> first_mismatches;
@@ -30,7 +33,8 @@ struct VerifyReport {
   bool ok() const { return mismatch_count == 0 && errors.empty(); }
 };
 
-// `table_dir` holds seeds-00.mtb, seeds-01.mtb, ...; keeps up to `keep` mismatches.
+// `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
+// mismatches.
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const BuildProgressFn& progress, size_t keep = 10);
 

@@ -51,8 +51,35 @@ const GoldenCase kCases[] = {
     {"db_info_directory", "db info {db}"},
     {"db_verify", "db verify {db}/oware-abapa --quiet"},
     {"db_verify_missing", "db verify {db}/nothing-here"},
-    {"solve_kalah_2_2", "solve kalah:2:2 --no-tables --json"},
-    {"solve_with_tables", "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db}"},
+    // {fresh_db} is a copy of {db} for the one case, which may write to it; {mancala} is the
+    // binary, for a case that runs it twice.
+    {"db_unpack", "db unpack kalah --db {fresh_db} --threads 1 -q"},
+    {"db_unpack_resume",
+     "db unpack kalah --max-seeds 3 --db {fresh_db} -t 1 -q >/dev/null && "
+     "{mancala} db unpack kalah --db {fresh_db} -t 1 -q"},
+    {"db_unpack_beyond_tables", "db unpack oware --max-seeds 9 --db {db}"},
+    {"db_unpack_missing", "db unpack kalah --db {db}/nothing-here"},
+    {"db_unpack_congkak", "db unpack congkak --db {db}"},
+    {"db_unpack_bad_max_seeds", "db unpack kalah --max-seeds -2 --db {db}"},
+    {"db_info_plain",
+     "db unpack kalah --max-seeds 2 --db {fresh_db} -q >/dev/null && "
+     "{mancala} db info {fresh_db}/kalah-6"},
+    {"db_info_plain_layer",
+     "db unpack kalah --max-seeds 3 --db {fresh_db} -q >/dev/null && "
+     "{mancala} db info {fresh_db}/kalah-6/seeds-03.plain.mtb"},
+    {"db_verify_plain",
+     "db unpack oware --db {fresh_db} -q >/dev/null && "
+     "{mancala} db verify {fresh_db}/oware-abapa --quiet"},
+    {"db_verify_plain_corrupt",
+     "db unpack kalah --db {fresh_db} -q >/dev/null && printf X | dd bs=1 seek=5000 "
+     "conv=notrunc of={fresh_db}/kalah-6/seeds-06.plain.mtb 2>/dev/null && "
+     "{mancala} db verify {fresh_db}/kalah-6 --quiet"},
+    {"db_query_plain",
+     "db unpack kalah --db {fresh_db} -q >/dev/null && "
+     "{mancala} db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db}"},
+    {"solve_kalah_2_2", "solve kalah:2:2 --no-tables --json --threads 1"},
+    {"solve_with_tables",
+     "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db} --threads 1"},
     {"analyse_kalah", "analyse kalah:3:2 2-2-2-2-2-2-0-0-S --depth 8 --no-tables"},
     {"analyse_json", "analyse oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --depth 6 --json --db {db}"},
     // Terminal play, fed from a file: bad input gets a message and a new prompt, end of input
@@ -67,7 +94,8 @@ const GoldenCase kCases[] = {
     {"match_no_balance", "match oware --a 3 --b 2 --games 2 --no-balance --opening-turns 2 -q"},
     {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
-    {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001"},
+    {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},
+    {"solve_bad_threads", "solve kalah:3:3 --threads -1"},
 };
 
 // Small tables for the db cases, built once per test process.
@@ -82,6 +110,15 @@ const std::string& database_dir() {
     return d;
   }();
   return dir;
+}
+
+// A private copy of the small tables for one case.
+std::string fresh_database_dir(const std::string& case_name) {
+  const std::string d =
+      ::testing::TempDir() + "golden_fresh_" + case_name + "_" + std::to_string(::getpid());
+  std::filesystem::remove_all(d);
+  std::filesystem::copy(database_dir(), d, std::filesystem::copy_options::recursive);
+  return d;
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -110,7 +147,11 @@ std::string run_case(const GoldenCase& c) {
   std::string arguments = c.arguments;
   const bool uses_db = arguments.find("{db}") != std::string::npos;
   if (uses_db) arguments = replace_all(arguments, "{db}", database_dir());
+  const bool uses_fresh_db = arguments.find("{fresh_db}") != std::string::npos;
+  const std::string fresh_db = uses_fresh_db ? fresh_database_dir(c.name) : "";
+  if (uses_fresh_db) arguments = replace_all(arguments, "{fresh_db}", fresh_db);
   arguments = replace_all(arguments, "{golden}", MANCALA_GOLDEN_DIR);
+  arguments = replace_all(arguments, "{mancala}", MANCALA_BINARY);
   const std::string command = std::string(MANCALA_BINARY) + " " + arguments + " 2>" + err_path;
   FILE* pipe = popen(command.c_str(), "r");
   EXPECT_NE(pipe, nullptr);
@@ -122,6 +163,11 @@ std::string run_case(const GoldenCase& c) {
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::string err = read_file(err_path);
   std::remove(err_path.c_str());
+  if (uses_fresh_db) {
+    out = replace_all(out, fresh_db, "{fresh_db}");
+    err = replace_all(err, fresh_db, "{fresh_db}");
+    std::filesystem::remove_all(fresh_db);
+  }
   if (uses_db) {  // the scratch directory's name changes from run to run
     out = replace_all(out, database_dir(), "{db}");
     err = replace_all(err, database_dir(), "{db}");

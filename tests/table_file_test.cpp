@@ -5,13 +5,17 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
 #include "db/table_build.h"
 #include "db/table_set.h"
+#include "db/table_unpack.h"
+#include "db/table_values.h"
 #include "db/table_verify.h"
 #include "solver/moves.h"
 
@@ -39,6 +43,46 @@ class TableFiles : public ::testing::Test {
   }
   std::string layer_path(const char* table_dir, int seeds) const {
     return (dir_ / table_dir / layer_file_name(seeds)).string();
+  }
+  std::string plain_path(const char* table_dir, int seeds) const {
+    return (dir_ / table_dir / plain_layer_file_name(seeds)).string();
+  }
+  // Plain copies of layers 0..seeds (-1: all) of the game's tables in dir_; the kept layers.
+  std::vector<int> unpack(const char* game, int seeds = -1) {
+    std::vector<int> kept;
+    Expected<bool> done = unpack_tables({*parse_rules(game), seeds, dir_.string()}, {},
+                                        [&](const UnpackLayerReport& r) {
+                                          if (r.kept) kept.push_back(r.seeds);
+                                        });
+    EXPECT_TRUE(done.ok()) << done.error();
+    return kept;
+  }
+  // Writes layer `seeds` of `table` (dir_/kalah-6 ...) as a plain file at `path`, from the
+  // compressed file, with `change` applied to the values.
+  void write_plain(const char* table_dir, int seeds, const std::string& path,
+                   const std::function<void(std::vector<int8_t>&)>& change = {}) {
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(layer_path(table_dir, seeds));
+    ASSERT_TRUE(file.ok()) << file.error();
+    std::vector<int8_t> values = *(*file)->read_all();
+    if (change) change(values);
+    const TableHeader& h = (*file)->header();
+    WriteOptions plain;
+    plain.plain = true;
+    Expected<WriteReport> written =
+        write_table_file(path, std::string(h.name, strnlen(h.name, kNameSize)),
+                         static_cast<int>(h.houses), seeds, values, plain);
+    ASSERT_TRUE(written.ok()) << written.error();
+  }
+  // Rewrites a file's header through `change`, with a header checksum that matches again.
+  static void rewrite_header(const std::string& path,
+                             const std::function<void(TableHeader&)>& change) {
+    std::string bytes = read_bytes(path);
+    TableHeader header;
+    std::memcpy(&header, bytes.data(), sizeof header);
+    change(header);
+    header.header_checksum = header_checksum(header);
+    std::memcpy(bytes.data(), &header, sizeof header);
+    write_bytes(path, bytes);
   }
   static std::string read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -240,6 +284,222 @@ TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   EXPECT_EQ(fs::last_write_time(layer_path("kalah-6", 3)), stamp);
   EXPECT_TRUE(fs::exists(layer_path("kalah-6", 7)));
   EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6) + ".tmp"));
+}
+
+// ------------------------------------------------------------------ plain files
+
+TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
+  build("kalah", 7, {.block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  for (int s = 0; s <= 7; ++s) {
+    write_plain("kalah-6", s, plain_path("kalah-6", s));
+    Expected<std::shared_ptr<const TableFile>> zstd = TableFile::open(layer_path("kalah-6", s));
+    Expected<std::shared_ptr<const TableFile>> plain =
+        TableFile::open(plain_path("kalah-6", s), "kalah:6", 6, s);
+    ASSERT_TRUE(zstd.ok() && plain.ok()) << plain.error();
+    EXPECT_EQ((*plain)->encoding(), kPlainBytes);
+    EXPECT_EQ((*zstd)->encoding(), kZigzagBytes);
+    EXPECT_EQ((*zstd)->plain_values(), nullptr);
+    ASSERT_NE((*plain)->plain_values(), nullptr);
+    EXPECT_TRUE((*plain)->data_checksum_ok());
+    const std::vector<int8_t> values = *(*zstd)->read_all();
+    EXPECT_EQ(*(*plain)->read_all(), values);
+    for (uint64_t r = 0; r < values.size(); ++r) {
+      ASSERT_EQ(*(*plain)->value(r), values[r]);
+      ASSERT_EQ((*plain)->plain_values()[r], values[r]);
+    }
+    std::vector<int8_t> blocks(values.size());
+    const uint64_t block_size = (*plain)->block_size();
+    for (uint64_t b = 0; b < (*plain)->block_count(); ++b)
+      ASSERT_TRUE((*plain)->read_block(b, blocks.data() + b * block_size).ok());
+    EXPECT_EQ(blocks, values);
+    EXPECT_EQ((*plain)->header().file_size, kHeaderSize + values.size());
+  }
+}
+
+TEST_F(TableFiles, PlainFileWithAWrongDataSizeIsRefused) {
+  build("kalah", 4);
+  const std::string path = plain_path("kalah-6", 4);
+  write_plain("kalah-6", 4, path);
+  rewrite_header(path, [](TableHeader& h) { h.data_size -= 1; });
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find(path), std::string::npos) << file.error();
+  EXPECT_NE(file.error().find("data size 1364"), std::string::npos) << file.error();
+}
+
+TEST_F(TableFiles, PlainFileWithAFlippedChecksumByteIsRefused) {
+  build("kalah", 4);
+  const std::string path = plain_path("kalah-6", 4);
+  write_plain("kalah-6", 4, path);
+  std::string bytes = read_bytes(path);
+  bytes[offsetof(TableHeader, data_checksum)] ^= 0x20;
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("corrupt header"), std::string::npos) << file.error();
+}
+
+TEST_F(TableFiles, PlainFileWithBlocksInItsHeaderIsRefused) {
+  build("kalah", 4);
+  const std::string path = plain_path("kalah-6", 4);
+  write_plain("kalah-6", 4, path);
+  rewrite_header(path, [](TableHeader& h) {
+    h.block_size = 1024;
+    h.block_count = 2;
+  });
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("plain encoding"), std::string::npos) << file.error();
+}
+
+TEST_F(TableFiles, TruncatedPlainFileIsRefused) {
+  build("kalah", 4);
+  const std::string path = plain_path("kalah-6", 4);
+  write_plain("kalah-6", 4, path);
+  const std::string bytes = read_bytes(path);
+  write_bytes(path, bytes.substr(0, bytes.size() - 1));
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("truncated"), std::string::npos) << file.error();
+}
+
+TEST_F(TableFiles, PlainFileWithAFlippedValueFailsItsDataChecksum) {
+  build("kalah", 4);
+  const std::string path = plain_path("kalah-6", 4);
+  write_plain("kalah-6", 4, path);
+  std::string bytes = read_bytes(path);
+  bytes[kHeaderSize + 700] ^= 0x01;
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_TRUE(file.ok()) << file.error();  // the header is intact; the data is checked apart
+  EXPECT_FALSE((*file)->data_checksum_ok());
+}
+
+TEST_F(TableFiles, TableSetReadsThePlainCopyOfALayer) {
+  build("kalah", 4);
+  // A copy whose every value is off by 100 shows which file the probes read.
+  write_plain("kalah-6", 2, plain_path("kalah-6", 2), [](std::vector<int8_t>& values) {
+    for (int8_t& v : values) v = static_cast<int8_t>(v + 100);
+  });
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(set.ok());
+  EXPECT_TRUE((*(*set)->layer(2))->is_plain());
+  EXPECT_FALSE((*(*set)->layer(1))->is_plain());
+  Expected<std::shared_ptr<const TableFile>> zstd = TableFile::open(layer_path("kalah-6", 2));
+  TableKey key;
+  TableIndex(12, 2).unrank(5, 2, key.counts.data());
+  const ProbeResult probe = (*set)->probe_key(2, key);
+  ASSERT_TRUE(probe.ok()) << probe.message;
+  EXPECT_EQ(probe.value, *(*zstd)->value(5) + 100);
+}
+
+TEST_F(TableFiles, MaxSeedsCountsLayersWithEitherFile) {
+  build("kalah", 5);
+  write_plain("kalah-6", 2, plain_path("kalah-6", 2));
+  fs::remove(layer_path("kalah-6", 2));  // layer 2: only its plain copy
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  EXPECT_EQ((*set)->max_seeds(), 5);
+  fs::remove(layer_path("kalah-6", 4));  // layer 4: neither
+  set = TableSet::open(dir_.string(), Rules::kalah());
+  EXPECT_EQ((*set)->max_seeds(), 3);
+}
+
+TEST_F(TableFiles, DecodedTableValuesOverPlainLayersMatchTableValues) {
+  build("kalah", 8, {.block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  fs::create_directories(dir_ / "plain");
+  fs::copy(dir_ / "kalah-6", dir_ / "plain" / "kalah-6", fs::copy_options::recursive);
+  Expected<std::shared_ptr<const TableSet>> zstd = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(unpack_tables({Rules::kalah(), -1, (dir_ / "plain").string()}, {}, {}).ok());
+  Expected<std::shared_ptr<const TableSet>> plain =
+      TableSet::open((dir_ / "plain").string(), Rules::kalah());
+  const TableValues files(*zstd);
+  const DecodedTableValues decoded(*plain, 0);  // no budget: plain layers need none
+  EXPECT_EQ(decoded.decoded_bytes(), 0u);
+  const TableIndex index(12, 8);
+  uint64_t positions = 0;
+  for (int s = 0; s <= 8; ++s) {
+    positions += index.layer_size(s);
+    for (uint64_t r = 0; r < index.layer_size(s); r += 5) {
+      TableKey key;
+      index.unrank(r, s, key.counts.data());
+      const Position p = position_from_key(key.counts.data(), 6);
+      ASSERT_EQ(decoded.value(p), files.value(p)) << to_string(p);
+    }
+  }
+  EXPECT_EQ(decoded.plain_bytes(), positions);
+  EXPECT_EQ(decoded.blocks_decoded(), 0u);
+  EXPECT_EQ(decoded.failures(), 0u);
+}
+
+TEST_F(TableFiles, UnpackKeepsSoundCopiesAndRewritesABadOne) {
+  build("kalah", 5);
+  EXPECT_TRUE(unpack("kalah", 3).empty());
+  std::string bytes = read_bytes(plain_path("kalah-6", 2));
+  bytes[kHeaderSize + 10] ^= 0x04;
+  write_bytes(plain_path("kalah-6", 2), bytes);
+  EXPECT_EQ(unpack("kalah"), (std::vector<int>{0, 1, 3}));
+  for (int s = 0; s <= 5; ++s) {
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(plain_path("kalah-6", s));
+    ASSERT_TRUE(file.ok()) << file.error();
+    EXPECT_TRUE((*file)->data_checksum_ok());
+  }
+  EXPECT_FALSE(fs::exists(plain_path("kalah-6", 6)));
+}
+
+TEST_F(TableFiles, UnpackRefusesLayersBeyondTheTables) {
+  build("kalah", 3);
+  Expected<UnpackPlan> plan = plan_unpack({Rules::kalah(), 4, dir_.string()});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.error().find("hold layers 0..3"), std::string::npos) << plan.error();
+  EXPECT_FALSE(fs::exists(plain_path("kalah-6", 0)));
+}
+
+TEST_F(TableFiles, VerifyChecksPlainCopiesToo) {
+  build("oware:4:awari", 6);
+  unpack("oware:4:awari");
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "oware-awari").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_TRUE(report->ok());
+  EXPECT_EQ(report->layers, 7);
+  EXPECT_EQ(report->plain_layers, 7);
+}
+
+TEST_F(TableFiles, VerifyPassesOnALayerWithOnlyItsPlainCopy) {
+  build("kalah", 5);
+  unpack("kalah", 3);
+  fs::remove(layer_path("kalah-6", 3));
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_TRUE(report->ok());
+  EXPECT_EQ(report->layers, 6);
+}
+
+TEST_F(TableFiles, VerifyCatchesACorruptPlainCopy) {
+  build("kalah", 5);
+  unpack("kalah");
+  std::string bytes = read_bytes(plain_path("kalah-6", 5));
+  bytes[kHeaderSize + 3000] ^= 0x02;
+  write_bytes(plain_path("kalah-6", 5), bytes);
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_EQ(report->errors.size(), 1u);
+  EXPECT_NE(report->errors[0].find("seeds-05.plain.mtb: corrupt data"), std::string::npos)
+      << report->errors[0];
+}
+
+TEST_F(TableFiles, VerifyCatchesAPlainCopyThatDiffersFromItsLayer) {
+  build("kalah", 5);
+  // A sound file (its checksums match) holding one value that is not the layer's.
+  write_plain("kalah-6", 4, plain_path("kalah-6", 4), [](std::vector<int8_t>& values) {
+    values[321] = static_cast<int8_t>(-values[321] - 1);
+  });
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_EQ(report->errors.size(), 1u);
+  EXPECT_NE(report->errors[0].find("differs from seeds-04.mtb at rank 321"), std::string::npos)
+      << report->errors[0];
 }
 
 }  // namespace

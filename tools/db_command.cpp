@@ -1,4 +1,4 @@
-// mancala db build | info | verify | query | stats
+// mancala db build | unpack | info | verify | query | stats | bench
 #include <omp.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 
 #include "db/table_build.h"
 #include "db/table_set.h"
+#include "db/table_unpack.h"
 #include "db/table_verify.h"
 #include "solver/moves.h"
 #include "solver/random.h"
@@ -89,15 +90,61 @@ void run_build(const BuildOptions& options) {
              total_seconds);
 }
 
+// ------------------------------------------------------------------ unpack
+
+struct UnpackOptions {
+  std::string game;
+  int max_seeds = -1;  // -1: every layer there is
+  std::string db;
+  int threads = 0;
+  bool quiet = false;
+};
+
+void run_unpack(const UnpackOptions& options, bool max_seeds_given) {
+  const Rules rules = require_rules(options.game);
+  set_threads(options.threads);
+  if (max_seeds_given && options.max_seeds < 0) throw UsageError("--max-seeds must be at least 0");
+  const db::UnpackRequest request{rules, options.max_seeds, database_dir(options.db)};
+  Expected<db::UnpackPlan> plan = db::plan_unpack(request);
+  if (!plan) throw Failure(plan.error());
+  const int threads = omp_get_max_threads();
+  fmt::print("unpacking {} layers 0..{} in {} ({} thread{})\n", rules.table_name(),
+             plan->last_layer, plan->directory, threads, threads == 1 ? "" : "s");
+  fmt::print("{:>5} {:>14} {:>13} {:>9}\n", "seeds", "positions", "bytes", "seconds");
+  ProgressBar bar(options.quiet);
+  int written = 0, kept = 0;
+  uint64_t written_bytes = 0;
+  double seconds = 0;
+  Expected<bool> done = db::unpack_tables(
+      request,
+      [&](const BuildProgress& p) {
+        bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
+      },
+      [&](const db::UnpackLayerReport& layer) {
+        bar.finish();
+        (layer.kept ? kept : written) += 1;
+        if (!layer.kept) written_bytes += layer.file_size;
+        seconds += layer.seconds;
+        fmt::print("{:>5} {:>14} {:>13} {:>9.2f}  {}\n", layer.seeds, layer.positions,
+                   layer.file_size, layer.seconds,
+                   layer.kept ? "kept (already unpacked)" : "written");
+        std::fflush(stdout);
+      });
+  bar.finish();
+  if (!done) throw Failure(done.error());
+  fmt::print("{} layers written ({} bytes), {} kept, {:.2f} s\n", written, written_bytes, kept,
+             seconds);
+}
+
 // ------------------------------------------------------------------ info
 
 // A table directory, or a database directory holding table directories, sorted.
 std::vector<std::string> table_directories(const std::string& path) {
   std::vector<std::string> tables;
-  if (fs::exists(path + "/" + db::layer_file_name(0))) return {path};
+  if (!db::preferred_layer_path(path, 0).empty()) return {path};
   if (fs::is_directory(path))
     for (const auto& entry : fs::directory_iterator(path))
-      if (entry.is_directory() && fs::exists(entry.path() / db::layer_file_name(0)))
+      if (entry.is_directory() && !db::preferred_layer_path(entry.path().string(), 0).empty())
         tables.push_back(entry.path().string());
   std::sort(tables.begin(), tables.end());
   return tables;
@@ -114,6 +161,11 @@ void print_file_info(const db::TableFile& file, bool verbose) {
     fmt::print("houses a side   {}\n", h.houses);
     fmt::print("seeds on board  {}\n", h.seeds);
     fmt::print("positions       {}\n", h.position_count);
+    if (file.is_plain()) {
+      fmt::print("value encoding  plain bytes, uncompressed (read in place)\n");
+      fmt::print("file size       {} bytes ({:.3f} bits/position)\n", h.file_size, bits);
+      return;
+    }
     fmt::print("value encoding  zigzag byte, zstd blocks\n");
     fmt::print("block size      {} positions ({} blocks)\n", h.block_size, h.block_count);
     fmt::print("dictionary      {} bytes\n", h.dictionary_size);
@@ -121,8 +173,9 @@ void print_file_info(const db::TableFile& file, bool verbose) {
         "file size       {} bytes ({:.3f} bits/position, {:.1f}x smaller than a byte each)\n",
         h.file_size, bits, 8.0 / bits);
   } else {
-    fmt::print("{:>5} {:>14} {:>7} {:>13} {:>9.3f}\n", h.seeds, h.position_count, h.block_count,
-               h.file_size, bits);
+    fmt::print("{:>5} {:>14} {:>7} {:>13} {:>9.3f}  {}\n", h.seeds, h.position_count,
+               file.is_plain() ? "-" : std::to_string(h.block_count), h.file_size, bits,
+               db::encoding_name(h.value_encoding));
   }
 }
 
@@ -137,21 +190,35 @@ void run_info(const std::string& path) {
   const std::vector<std::string> tables = table_directories(path);
   if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
   for (const std::string& dir : tables) {
-    uint64_t positions = 0, bytes = 0;
+    // A row per file: a layer with a plain copy has two (the copy is what probes read).
+    uint64_t positions = 0, bytes = 0, plain_positions = 0, plain_bytes = 0;
+    int plain_layers = 0;
     std::string name;
-    fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}\n", dir, "seeds", "positions", "blocks",
-               "bytes", "bits/pos");
-    for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
-      Expected<std::shared_ptr<const db::TableFile>> file =
-          db::TableFile::open(dir + "/" + db::layer_file_name(s));
-      if (!file) throw Failure(file.error());
-      print_file_info(**file, false);
-      positions += (*file)->header().position_count;
-      bytes += (*file)->header().file_size;
-      name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
+    fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}  {}\n", dir, "seeds", "positions", "blocks",
+               "bytes", "bits/pos", "encoding");
+    for (int s = 0; !db::preferred_layer_path(dir, s).empty(); ++s) {
+      for (const std::string& file_name : {db::layer_file_name(s), db::plain_layer_file_name(s)}) {
+        if (!fs::exists(dir + "/" + file_name)) continue;
+        Expected<std::shared_ptr<const db::TableFile>> file =
+            db::TableFile::open(dir + "/" + file_name);
+        if (!file) throw Failure(file.error());
+        print_file_info(**file, false);
+        const db::TableHeader& h = (*file)->header();
+        ((*file)->is_plain() ? plain_positions : positions) += h.position_count;
+        ((*file)->is_plain() ? plain_bytes : bytes) += h.file_size;
+        plain_layers += (*file)->is_plain();
+        name = std::string(h.name, strnlen(h.name, db::kNameSize));
+      }
     }
-    fmt::print("table {}: {} positions in {} bytes, {:.3f} bits/position\n\n", name, positions,
-               bytes, 8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
+    if (positions)
+      fmt::print("table {}: {} positions in {} bytes, {:.3f} bits/position\n", name, positions,
+                 bytes, 8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
+    if (plain_layers)
+      fmt::print(
+          "plain copies of {} layers (read instead of the zstd files): {} positions in {} "
+          "bytes\n",
+          plain_layers, plain_positions, plain_bytes);
+    fmt::print("\n");
   }
 }
 
@@ -174,8 +241,13 @@ void run_verify(const std::string& path, int threads, bool quiet) {
     for (const db::VerifyMismatch& m : report->first_mismatches)
       fmt::print("MISMATCH layer {} rank {} position {}: stored {}, recomputed {}\n", m.seeds,
                  m.rank, m.position, m.stored, m.recomputed);
-    fmt::print("{}: {} {} layers, {} positions, {} mismatches\n", dir,
-               report->ok() ? "OK" : "FAILED", report->layers, report->positions,
+    // The note only where the values were checked: a layer that failed stops the verify early.
+    const std::string plain_note =
+        report->plain_layers && report->layers
+            ? fmt::format(" ({} with plain copies, checked too)", report->plain_layers)
+            : "";
+    fmt::print("{}: {} {} layers{}, {} positions, {} mismatches\n", dir,
+               report->ok() ? "OK" : "FAILED", report->layers, plain_note, report->positions,
                report->mismatch_count);
     all_ok = all_ok && report->ok();
   }
@@ -333,9 +405,9 @@ void run_stats(const StatsOptions& options) {
   const std::string& dir = tables.front();
   std::vector<LayerStats> layers;
   std::string name;
-  for (int s = 0; fs::exists(dir + "/" + db::layer_file_name(s)); ++s) {
+  for (int s = 0; !db::preferred_layer_path(dir, s).empty(); ++s) {
     Expected<std::shared_ptr<const db::TableFile>> file =
-        db::TableFile::open(dir + "/" + db::layer_file_name(s));
+        db::TableFile::open(db::preferred_layer_path(dir, s));
     if (!file) throw Failure(file.error());
     name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
     Expected<std::vector<int8_t>> values = (*file)->read_all();
@@ -496,7 +568,8 @@ void run_probe_bench(const ProbeBenchOptions& options) {
 }  // namespace
 
 void add_db_command(CLI::App& app) {
-  CLI::App* db = app.add_subcommand("db", "Endgame databases: build, info, verify, query, stats");
+  CLI::App* db = app.add_subcommand(
+      "db", "Endgame databases: build, unpack, info, verify, query, stats, bench");
   db->require_subcommand(1);
 
   auto build = std::make_shared<BuildOptions>();
@@ -514,6 +587,22 @@ void add_db_command(CLI::App& app) {
   cmd->add_option("--level", build->level, "zstd compression level (1-22)");
   cmd->add_flag("--quiet,-q", build->quiet, "No progress bar");
   cmd->callback([build] { run_build(*build); });
+
+  auto unpack = std::make_shared<UnpackOptions>();
+  cmd = db->add_subcommand(
+      "unpack",
+      "Plain (uncompressed) copies of a game's tables, read in place by probes: faster solves, "
+      "~1 byte a position on disk (resumes)");
+  cmd->add_option("GAME", unpack->game, "Game whose tables to unpack, e.g. kalah, oware")
+      ->required();
+  CLI::Option* unpack_max_seeds =
+      cmd->add_option("--max-seeds,-s", unpack->max_seeds,
+                      "Unpack layers 0..S (default: every layer the directory has)");
+  cmd->add_option("--db", unpack->db,
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--threads,-t", unpack->threads, "Threads decoding (default: all cores)");
+  cmd->add_flag("--quiet,-q", unpack->quiet, "No progress bar");
+  cmd->callback([unpack, unpack_max_seeds] { run_unpack(*unpack, unpack_max_seeds->count() > 0); });
 
   auto info = std::make_shared<std::string>();
   cmd =

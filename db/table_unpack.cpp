@@ -1,0 +1,83 @@
+#include "db/table_unpack.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "db/table_set.h"
+#include "solver/table_index.h"
+
+namespace mancala::db {
+
+namespace {
+
+// Layer `seeds` copied from its compressed file, whose blocks are all decompressed and checked.
+Expected<WriteReport> write_plain_copy(const std::string& directory, const std::string& name,
+                                       int houses, int seeds, const BuildProgressFn& progress) {
+  const std::string source = directory + "/" + layer_file_name(seeds);
+  const std::string target = directory + "/" + plain_layer_file_name(seeds);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(source, name, houses, seeds);
+  if (!file) return Error{file.error() + " (no sound layer to copy to " + target + ")"};
+  if (!(*file)->data_checksum_ok()) return Error{source + ": corrupt data (checksum mismatch)"};
+  Expected<std::vector<int8_t>> values = (*file)->read_all([&](uint64_t done, uint64_t total) {
+    if (progress) progress({seeds, "decode", done, total});
+  });
+  if (!values) return Error{values.error()};
+  if (progress) progress({seeds, "write", 0, 1});
+  WriteOptions plain;
+  plain.plain = true;
+  return write_table_file(target, name, houses, seeds, *values, plain);
+}
+
+}  // namespace
+
+Expected<UnpackPlan> plan_unpack(const UnpackRequest& request) {
+  if (request.max_seeds < -1) return Error{"--max-seeds must be at least 0"};
+  Expected<std::shared_ptr<const TableSet>> tables =
+      TableSet::open(request.database_dir, request.rules);
+  if (!tables) return Error{tables.error()};
+  const std::string name = request.rules.table_name();
+  UnpackPlan plan;
+  plan.directory = (*tables)->directory();
+  if (!std::filesystem::is_directory(plan.directory))
+    return Error{plan.directory + ": no such directory (build the " + name +
+                 " tables first: mancala db build)"};
+  const int available = (*tables)->max_seeds();
+  if (available < 0) return Error{plan.directory + ": no " + name + " tables (no seeds-00.mtb)"};
+  if (request.max_seeds > available)
+    return Error{"cannot unpack up to " + std::to_string(request.max_seeds) + " seeds: the " +
+                 name + " tables in " + plan.directory + " hold layers 0.." +
+                 std::to_string(available)};
+  plan.last_layer = request.max_seeds < 0 ? available : request.max_seeds;
+  return plan;
+}
+
+Expected<bool> unpack_tables(const UnpackRequest& request, const BuildProgressFn& progress,
+                             const std::function<void(const UnpackLayerReport&)>& layer_done) {
+  Expected<UnpackPlan> plan = plan_unpack(request);
+  if (!plan) return Error{plan.error()};
+  const std::string name = request.rules.table_name();
+  const int houses = request.rules.houses;
+  const TableIndex index(2 * houses, plan->last_layer);
+  for (int s = 0; s <= plan->last_layer; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    UnpackLayerReport report;
+    report.seeds = s;
+    report.positions = index.layer_size(s);
+    report.path = plan->directory + "/" + plain_layer_file_name(s);
+    Expected<std::shared_ptr<const TableFile>> existing =
+        TableFile::open(report.path, name, houses, s);
+    if (existing && (*existing)->data_checksum_ok()) {
+      report.kept = true;
+      report.file_size = (*existing)->header().file_size;
+    } else {  // missing, or failed its checks: (re)written
+      Expected<WriteReport> written = write_plain_copy(plan->directory, name, houses, s, progress);
+      if (!written) return Error{written.error()};
+      report.file_size = written->file_size;
+    }
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (layer_done) layer_done(report);
+  }
+  return true;
+}
+
+}  // namespace mancala::db

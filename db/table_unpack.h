@@ -1,0 +1,41 @@
+// Plain copies of a game's tables: seeds-NN.plain.mtb next to each seeds-NN.mtb, holding the
+// values as bytes (kPlainBytes, table_format.h) that probes read in place instead of
+// decompressing blocks. Resumable: a layer whose copy is already there and sound is kept.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "db/table_file.h"
+#include "solver/retrograde.h"
+
+namespace mancala::db {
+
+struct UnpackRequest {
+  Rules rules;         // the game; its table covers every seeds-per-house
+  int max_seeds = -1;  // copy layers 0..max_seeds; -1: every layer the directory has
+  std::string database_dir;
+};
+
+struct UnpackLayerReport {
+  int seeds = 0;
+  uint64_t positions = 0;
+  bool kept = false;  // its plain copy was already there, opened and matched its data checksum
+  uint64_t file_size = 0;
+  double seconds = 0;
+  std::string path;
+};
+
+// The table directory the request reads and the last layer it copies (max_seeds resolved), or
+// why it cannot be carried out: a game without tables, no tables there, layers beyond them.
+struct UnpackPlan {
+  std::string directory;
+  int last_layer = -1;
+};
+Expected<UnpackPlan> plan_unpack(const UnpackRequest& request);
+
+// Writes the plain copies (each under a temporary name, checked, then renamed into place).
+Expected<bool> unpack_tables(const UnpackRequest& request, const BuildProgressFn& progress,
+                             const std::function<void(const UnpackLayerReport&)>& layer_done);
+
+}  // namespace mancala::db

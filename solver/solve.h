@@ -30,9 +30,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "solver/big_buffer.h"
 #include "solver/moves.h"
 #include "solver/position.h"
 #include "solver/rules.h"
@@ -45,6 +48,17 @@ struct SolveLimits {
   uint64_t max_nodes = 0;  // 0: no limit
 };
 
+// Where a solve starts and what it answers.
+struct SolveOptions {
+  // A first guess at the value (MTD(f) needs fewer tests from a close one); none: a short
+  // heuristic search makes one.
+  std::optional<int> guess;
+  // For players: the limits cover the best moves too, and no line is walked. Otherwise (the solve
+  // command) the limits stop only the value; once it is proven, the best moves and the line are
+  // found whatever they cost.
+  bool moves_only = false;
+};
+
 struct SolveProgress {
   int lower = 0, upper = 0;  // proven bounds on the value so far
   uint64_t nodes = 0;
@@ -55,7 +69,8 @@ struct SolveResult {
   bool solved = false;       // false: stopped by a limit; `lower`/`upper` hold what is proven
   int value = 0;             // final store difference for the side to move
   int lower = 0, upper = 0;  // proven bounds (equal to value when solved)
-  std::vector<Move> best;    // every move that keeps the value (when solved)
+  std::vector<Move> best;    // every move that keeps the value (when solved; with
+                             // SolveOptions::moves_only, those found within the limits)
   std::vector<Move> pv;      // a principal variation, to the end of the game or into the tables
   uint64_t nodes = 0;
   double seconds = 0;        // the whole answer: value, best moves and line
@@ -67,57 +82,88 @@ class Solver {
  public:
   struct Entry;
 
-  // `tables` may be null; it must outlive the solver. The transposition table takes
-  // `table_megabytes` (rounded down to a power of two entries).
-  Solver(const Rules& rules, size_t table_megabytes = 1024, const ExactValues* tables = nullptr);
+  // `tables` may be null; it must outlive the solver and, with more than one thread, be safe to
+  // probe from several threads at once. The transposition table takes `table_megabytes`
+  // (rounded down to a power of two entries). `threads` search each test together (see below).
+  Solver(const Rules& rules, size_t table_megabytes = 1024, const ExactValues* tables = nullptr,
+         int threads = 1);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
 
-  // The position must not be over. `on_progress` sees the bounds after each test.
+  // The position must not be over. `on_progress` sees the bounds after each test. The table's
+  // proven bounds stay valid: a solver kept across the moves of a game answers later positions
+  // from what it proved earlier.
   SolveResult solve(const Position& position, const SolveLimits& limits = {},
-                    const std::function<void(const SolveProgress&)>& on_progress = {});
+                    const std::function<void(const SolveProgress&)>& on_progress = {},
+                    const SolveOptions& options = {});
 
   // One null-window test: a proven bound on the value: >= beta means value >= result,
   // < beta means value <= result. Sets `aborted()` when a limit stopped it. (It runs on the
   // caller's stack: deep Oware positions want `solve`, which runs on a large one.)
   int test(const Position& position, int beta);
   bool aborted() const { return aborted_; }
-  uint64_t nodes() const { return nodes_; }
+  // Nodes searched by every thread since the solve (or the solver) started.
+  uint64_t nodes() const { return total_nodes_.load(); }
   void stop() { stop_.store(true); }
 
  private:
+  // What one searching thread keeps to itself.
+  struct Worker {
+    int id = 0;               // 0: the thread that called test()
+    uint64_t generation = 0;  // the test it works on
+    uint64_t nodes = 0;       // not yet added to total_nodes_
+    uint64_t probes = 0;
+    bool aborted = false;
+    // Oware: the positions on the current line (hash -> ply), and the shallowest ply that a
+    // repetition in the subtree being searched reached back to.
+    std::unordered_map<uint64_t, int> path;
+    int repetition_ply = 0;
+  };
+  struct Helpers;  // the other threads and how they are handed a test
+
   template <GameKind K>
-  int search(const Position& p, int alpha, int beta, int ply);
-  int dispatch(const Position& p, int alpha, int beta);
+  int search(Worker& w, const Position& p, int alpha, int beta, int ply);
+  // A whole test by `w`; false when it was stopped (by a limit, or because another thread
+  // finished the test first).
+  bool run_test(Worker& w, const Position& p, int beta, int& result);
+  void helper_loop(Worker& w);
   SolveResult solve_here(const Position& position, const SolveLimits& limits,
-                         const std::function<void(const SolveProgress&)>& on_progress);
-  Entry* find(uint64_t key);
-  // The key's slot, a fresh one (replacing the bucket's least worked) when it has none.
-  Entry& slot_for(uint64_t key);
+                         const std::function<void(const SolveProgress&)>& on_progress,
+                         const SolveOptions& options);
+  // The proven bounds on the future stored for `key`, if any.
+  bool find(uint64_t key, int& lower, int& upper, int& move) const;
+  // Stores bounds for `key` in its slot, or in the bucket's least worked one. A negative `work`
+  // keeps the slot's (at least 1).
+  void store(uint64_t key, int lower, int upper, int move, int work);
   bool out_of_limits();
+  void check_in(Worker& w);
   void report_progress();
-  // With the value `value` of `p` known: a move that keeps it (nullopt if a limit stopped us).
+  // With the value `value` of `p` known: the moves that keep it (all of them, or the first
+  // found); those found before a limit stopped it.
   std::vector<Move> moves_keeping(const Position& p, int value, bool all);
   std::vector<Move> principal_variation(const Position& p, int value);
 
   Rules rules_;
   const ExactValues* tables_;
-  Entry* entries_ = nullptr;  // buckets of four
-  size_t table_bytes_ = 0;
+  BigBuffer table_memory_;
+  Entry* entries_ = nullptr;  // buckets of four, in table_memory_
   uint64_t bucket_mask_ = 0;
-  uint64_t nodes_ = 0;
-  uint64_t probes_ = 0;
+  int threads_ = 1;
+  Worker main_;
+  std::unique_ptr<Helpers> helpers_;
+  // The test being searched (0: none); a thread that sees another value stops.
+  std::atomic<uint64_t> active_generation_{0};
+  uint64_t generation_ = 0;
+  std::atomic<uint64_t> total_nodes_{0};
+  std::atomic<uint64_t> total_probes_{0};
   SolveLimits limits_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> stop_{false};
   int lower_ = 0, upper_ = 0;  // proven bounds on the value of the position being solved
   const std::function<void(const SolveProgress&)>* on_progress_ = nullptr;
+  uint64_t next_report_ = 0;
   bool aborted_ = false;
-  // Oware: the positions on the current line (hash -> ply), and the shallowest ply that a
-  // repetition in the subtree being searched reached back to.
-  std::unordered_map<uint64_t, int> path_;
-  int repetition_ply_ = 0;
 };
 
 }  // namespace mancala

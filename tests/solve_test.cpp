@@ -19,12 +19,16 @@ int move_value(const Rules& rules, const Position& p, Move m, std::map<std::stri
   return c.side_to_move == p.side_to_move ? v : -v;
 }
 
-TEST(Solver, ValueBestMovesAndLineAgreeWithExhaustiveSearch) {
+// With one thread and with two sharing the table (the second one also tries moves in another
+// order): the same values, best moves and valid lines.
+class SolverThreads : public ::testing::TestWithParam<int> {};
+
+TEST_P(SolverThreads, ValueBestMovesAndLineAgreeWithExhaustiveSearch) {
   Random random(3);
   for (const char* game : {"kalah:3:2", "kalah:3:3:empty-capture", "kalah:2:4", "kalah:4:2",
                            "congkak:3:2", "congkak:3:3:no-capture-first-lap"}) {
     const Rules rules = *parse_rules(game);
-    Solver solver(rules, 4);  // a small table: replacements happen
+    Solver solver(rules, 4, nullptr, GetParam());  // a small table: replacements happen
     std::map<std::string, int> memo;
     for (int i = 0; i < 25; ++i) {
       const Position p =
@@ -85,13 +89,13 @@ TEST(Solver, KnownSmallKalahValues) {
 // Positions with 10 to 12 seeds on the board, solved with tables up to 8 seeds, must get the
 // values that tables up to 12 seeds hold. (Oware above the tables is too slow for a test: see
 // solve.h; OwareInsideTheTables checks it where the tables answer.)
-TEST(Solver, TableBackedSolveAgreesWithLargerTables) {
+TEST_P(SolverThreads, TableBackedSolveAgreesWithLargerTables) {
   Random random(9);
   for (const char* game : {"kalah", "kalah:6:4:empty-capture", "kalah:5:4"}) {
     const Rules rules = *parse_rules(game);
     const Rules table_rules = *table_rules_for(rules);
     const BuilderValues small(rules, 8), large(rules, 11);
-    Solver solver(table_rules, 8, &small);
+    Solver solver(table_rules, 8, &small, GetParam());
     for (int i = 0; i < 15; ++i) {
       const int seeds = 10 + static_cast<int>(random.below(2));
       const Position p = scattered_position(table_rules, random, seeds);
@@ -104,13 +108,13 @@ TEST(Solver, TableBackedSolveAgreesWithLargerTables) {
 }
 
 // Inside the tables the value is the table's and every best move and the whole line keep it.
-TEST(Solver, OwareInsideTheTables) {
+TEST_P(SolverThreads, OwareInsideTheTables) {
   Random random(4);
   for (const char* game : {"oware", "oware:4:grand-slam-captures"}) {
     const Rules rules = *parse_rules(game);
     const Rules table_rules = *table_rules_for(rules);
     const BuilderValues tables(rules, 8);
-    Solver solver(table_rules, 8, &tables);
+    Solver solver(table_rules, 8, &tables, GetParam());
     for (int i = 0; i < 12; ++i) {
       const Position p = scattered_position(table_rules, random, 8);
       if (generate_moves(table_rules, p).empty()) continue;
@@ -132,19 +136,25 @@ TEST(Solver, OwareInsideTheTables) {
   }
 }
 
-TEST(Solver, StopsAtTheNodeLimitWithValidBounds) {
+TEST_P(SolverThreads, StopsAtTheNodeLimitWithValidBounds) {
   const Rules rules = *parse_rules("kalah:4:4");
-  Solver solver(rules, 4);
+  Solver solver(rules, 4, nullptr, GetParam());
   SolveLimits limits;
   limits.max_nodes = 20000;
   const SolveResult r = solver.solve(start_position(rules), limits);
   EXPECT_FALSE(r.solved);
-  EXPECT_LE(r.nodes, 20000u + 4096u);
+  // Each thread checks in every 1024 nodes.
+  EXPECT_LE(r.nodes, 20000u + 1024u * static_cast<unsigned>(GetParam()));
   // kalah:4:4 is worth +2 (KnownSmallKalahValues' method, one size up).
   EXPECT_LE(r.lower, 2);
   EXPECT_GE(r.upper, 2);
   EXPECT_TRUE(r.best.empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(OneAndTwo, SolverThreads, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return std::to_string(param.param) + "Threads";
+                         });
 
 }  // namespace
 }  // namespace mancala

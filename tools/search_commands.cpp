@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/core.h>
@@ -112,7 +113,7 @@ void run_analyse(const AnalyseOptions& o) {
 
 // ------------------------------------------------------------------ solve
 
-struct SolveOptions {
+struct SolveCommandOptions {
   std::string game;
   std::string position;
   std::string db;
@@ -120,6 +121,7 @@ struct SolveOptions {
   double max_seconds = 0;
   size_t hash_megabytes = 256;
   double table_memory_gib = 4;
+  int threads = 0;
   bool json = false;
   bool quiet = false;
 };
@@ -135,7 +137,7 @@ std::string move_letters_json(const Position& from, const Rules& rules,
   return out;
 }
 
-void run_solve(const SolveOptions& o) {
+void run_solve(const SolveCommandOptions& o) {
   const Rules rules = require_rules(o.game);
   const Position p = require_position(rules, o.position);
   const MoveList moves = generate_moves(rules, p);
@@ -143,12 +145,15 @@ void run_solve(const SolveOptions& o) {
   if (o.max_seconds < 0) throw UsageError("--max-seconds must be positive");
   if (o.hash_megabytes < 1) throw UsageError("--hash must be at least 1 (megabytes)");
   if (o.table_memory_gib < 0) throw UsageError("--table-memory must be at least 0 (GiB)");
+  if (o.threads < 0) throw UsageError("--threads must be at least 1");
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
   std::unique_ptr<db::DecodedTableValues> tables;
   if (!o.no_tables && rules.kind != GameKind::Congkak)
     if (std::unique_ptr<db::TableValues> files = open_table_values(rules, o.db, nullptr))
       tables = std::make_unique<db::DecodedTableValues>(
           files->shared_tables(), static_cast<uint64_t>(o.table_memory_gib * (1ull << 30)));
-  Solver solver(rules, o.hash_megabytes, tables.get());
+  Solver solver(rules, o.hash_megabytes, tables.get(), std::max(threads, 1));
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   StatusLine status(o.quiet || o.json);
@@ -210,7 +215,7 @@ void add_analyse_command(CLI::App& app) {
 }
 
 void add_solve_command(CLI::App& app) {
-  auto o = std::make_shared<SolveOptions>();
+  auto o = std::make_shared<SolveCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "solve", "The exact value of a whole game (or a position) with perfect play");
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah:4:3, oware:2")->required();
@@ -223,6 +228,9 @@ void add_solve_command(CLI::App& app) {
                   "Transposition table size in megabytes (default 256)");
   cmd->add_option("--table-memory", o->table_memory_gib,
                   "Gibibytes of endgame tables to hold decoded in memory (default 4)");
+  cmd->add_option("--threads,-t", o->threads,
+                  "Threads searching together (default: all cores; 1 gives the same line every "
+                  "run)");
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   cmd->callback([o] { run_solve(*o); });

@@ -71,6 +71,26 @@ int work_of(uint64_t info) {
 }
 }  // namespace
 
+// The positions some thread is searching right now, for a parallel solve: one slot per hash,
+// holding the key of the position whose search took it (0: free). A slot another position holds
+// is simply not taken, so a search is sometimes not marked: it costs only some shared work.
+struct Solver::BusyMark {
+  BusyMark(Solver* solver, uint64_t key) {
+    if (!solver) return;
+    std::atomic<uint64_t>& slot = solver->busy_[solver->busy_index(key)];
+    uint64_t free = 0;
+    if (slot.compare_exchange_strong(free, key, std::memory_order_relaxed)) slot_ = &slot;
+  }
+  ~BusyMark() {
+    if (slot_) slot_->store(0, std::memory_order_relaxed);
+  }
+  BusyMark(const BusyMark&) = delete;
+  BusyMark& operator=(const BusyMark&) = delete;
+
+ private:
+  std::atomic<uint64_t>* slot_ = nullptr;
+};
+
 // The other threads of a parallel solve. Each test is searched by all of them at once on the
 // shared table ("lazy" parallelism): whatever one proves, the others find in the table, and the
 // first to finish the test ends it for all. The helpers try the children of a node in a
@@ -93,6 +113,7 @@ struct Solver::Helpers {
 
 Solver::Solver(const Rules& rules, size_t table_megabytes, const ExactValues* tables, int threads)
     : rules_(rules), tables_(tables), threads_(std::max(threads, 1)) {
+  if (threads_ > 1) busy_ = std::make_unique<std::atomic<uint64_t>[]>(kBusySlots);
   size_t buckets = 1;
   while (buckets * 2 * kBucket * sizeof(Entry) <= std::max<size_t>(table_megabytes, 1) << 20)
     buckets *= 2;
@@ -111,6 +132,10 @@ Solver::~Solver() {
   }
   helpers_->wake.notify_all();
   for (pthread_t thread : helpers_->threads) pthread_join(thread, nullptr);
+}
+
+bool Solver::is_busy(uint64_t key) const {
+  return busy_[busy_index(key)].load(std::memory_order_relaxed) == key;
 }
 
 bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
@@ -228,11 +253,11 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
   // value is the best cutoff there is. The others are ordered and searched.
   struct Child {
     Position position;
+    uint64_t key;
     Move move;
     int order;
   };
   std::array<Child, kMaxHouses> children;
-  std::array<uint64_t, kMaxHouses> child_keys;
   const int table_seeds = tables_ ? tables_->max_seeds() : -1;
   const int alpha_in = alpha;
   int best = -kInfinity;
@@ -268,11 +293,11 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
       }
       continue;
     }
-    child_keys[static_cast<size_t>(n)] = position_hash(c.position);
+    c.key = position_hash(c.position);
     // The children's buckets are fetched together, not one cache miss after another. (Fetching
     // the table values ahead the same way measured 5% slower: the processor already overlaps
     // those loads.)
-    __builtin_prefetch(entries_ + (child_keys[static_cast<size_t>(n)] & bucket_mask_) * kBucket);
+    __builtin_prefetch(entries_ + (c.key & bucket_mask_) * kBucket);
     ++n;
   }
   if (best < beta) {
@@ -280,8 +305,7 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
       Child& c = children[static_cast<size_t>(i)];
       const bool same = c.position.side_to_move == mover;
       // Enhanced transposition cutoff: a child whose proven bound already refutes the window.
-      if (int e_lower, e_upper, e_move;
-          find(child_keys[static_cast<size_t>(i)], e_lower, e_upper, e_move)) {
+      if (int e_lower, e_upper, e_move; find(c.key, e_lower, e_upper, e_move)) {
         const int child_lead = c.position.mover_lead();
         const int bound = same ? child_lead + e_lower : -(child_lead + e_upper);
         if (bound >= beta) {
@@ -303,12 +327,6 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
                                    children[static_cast<size_t>(j - 1)].order;
            --j)
         std::swap(children[static_cast<size_t>(j)], children[static_cast<size_t>(j - 1)]);
-    // The helpers of a parallel solve keep the first child (most often the one that cuts off)
-    // but try the rest in a rotated order, so that at a node where every child must be searched
-    // they start on different ones.
-    if (w.id > 0 && n > 2)
-      std::rotate(children.begin() + 1, children.begin() + 1 + (w.id + ply) % (n - 1),
-                  children.begin() + n);
   }
 
   const uint64_t nodes_before = w.nodes + total_nodes_.load(std::memory_order_relaxed);
@@ -318,17 +336,34 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
     w.repetition_ply = INT_MAX;
     w.path.emplace(key, ply);
   }
-  for (int i = 0; i < n && best < beta; ++i) {
-    const Child& c = children[static_cast<size_t>(i)];
-    const int v = c.position.side_to_move == mover
-                      ? search<K>(w, c.position, alpha, beta, ply + 1)
-                      : -search<K>(w, c.position, -beta, -alpha, ply + 1);
-    if (w.aborted) break;
-    if (v > best) {
-      best = v;
-      best_move = c.move;
+  // In a parallel solve a child another thread is searching right now is put off until the
+  // others are done (by then its bound is often in the table), so that the threads split a
+  // node's children between them instead of all searching the same one ("ABDADA"). The first
+  // child is never put off: it is the likeliest cutoff, and searching it first keeps the order.
+  const bool shared = threads_ > 1;
+  BusyMark mark(shared ? this : nullptr, key);
+  std::array<int, kMaxHouses> deferred;
+  int deferred_count = 0;
+  for (int pass = 0, count = n; pass < 2 && best < beta; ++pass) {
+    for (int j = 0; j < count && best < beta; ++j) {
+      const int i = pass == 0 ? j : deferred[static_cast<size_t>(j)];
+      const Child& c = children[static_cast<size_t>(i)];
+      if (pass == 0 && shared && i > 0 && is_busy(c.key)) {
+        deferred[static_cast<size_t>(deferred_count++)] = i;
+        continue;
+      }
+      const int v = c.position.side_to_move == mover
+                        ? search<K>(w, c.position, alpha, beta, ply + 1)
+                        : -search<K>(w, c.position, -beta, -alpha, ply + 1);
+      if (w.aborted) break;
+      if (v > best) {
+        best = v;
+        best_move = c.move;
+      }
+      if (best > alpha) alpha = best;
     }
-    if (best > alpha) alpha = best;
+    if (w.aborted) break;
+    count = deferred_count;
   }
   bool storable = true;
   if constexpr (K == GameKind::Oware) {

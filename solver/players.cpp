@@ -1,5 +1,6 @@
 #include "solver/players.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace mancala {
@@ -50,6 +51,8 @@ Player::Player(const Rules& rules, const PlayerOptions& options)
   if (options_.level >= 3)
     search_ =
         std::make_unique<Search>(rules, megabytes, options_.level >= 6 ? options_.tables : nullptr);
+  if (options_.level >= 6)
+    solver_ = std::make_unique<Solver>(rules, options_.table_megabytes, options_.tables);
 }
 
 Player::~Player() = default;
@@ -116,6 +119,32 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   move = moves.contains(r.best) ? r.best : moves[0];
   if (thinking) {
     *thinking = Thinking{r.depth, r.score, r.proven, false, r.pv, r.nodes, r.seconds};
+  }
+  if (solver_ && !r.proven) {
+    // Pro then tries to prove a best move outright, with half that budget again; the searched
+    // move stays when it is one of the best.
+    SolveLimits solve_limits;
+    solve_limits.max_seconds = limits.max_seconds / 2;
+    solve_limits.max_nodes = limits.max_nodes / 2;
+    SolveOptions solve_options;
+    solve_options.guess = r.score;
+    solve_options.moves_only = true;
+    const SolveResult solved = solver_->solve(p, solve_limits, {}, solve_options);
+    if (solved.solved && !solved.best.empty()) {
+      const bool searched_is_best =
+          std::find(solved.best.begin(), solved.best.end(), move) != solved.best.end();
+      const Move proven = searched_is_best ? move : solved.best[0];
+      if (moves.contains(proven)) {
+        if (thinking) {
+          thinking->score = solved.value;
+          thinking->exact = true;
+          if (!searched_is_best) thinking->pv = {proven};
+          thinking->nodes += solved.nodes;
+          thinking->seconds += solved.seconds;
+        }
+        move = proven;
+      }
+    }
   }
   return move;
 }

@@ -7,7 +7,9 @@
 //   5 timed        iterative deepening within a time budget (default 1 s a move)
 //   6 Pro          level 5 with four times its budget and the endgame tables: inside them it
 //                  plays a move of the best exact value (never throwing away a won or drawn
-//                  result); outside, the search stops wherever a line enters them
+//                  result); outside, the search stops wherever a line enters them, and when
+//                  the search has not proven its score the whole-game solver tries to, with half
+//                  that budget again: a move it proves best replaces a searched one that is not
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include "solver/game.h"
 #include "solver/random.h"
 #include "solver/search.h"
+#include "solver/solve.h"
 
 namespace mancala {
 
@@ -37,7 +40,7 @@ int fixed_depth(int level, const Rules& rules);
 struct PlayerOptions {
   int level = 2;
   uint64_t seed = 1;
-  double seconds_per_move = 1.0;        // level 5; level 6 takes four times as long
+  double seconds_per_move = 1.0;        // level 5; level 6 takes up to six times as long
   uint64_t nodes_per_move = 0;          // levels 5 and 6: a node budget instead (0: none)
   const ExactValues* tables = nullptr;  // level 6; must outlive the player
   size_t table_megabytes = 32;          // transposition table of the search levels
@@ -72,6 +75,7 @@ class Player {
   PlayerOptions options_;
   Random random_;
   std::unique_ptr<Search> search_;
+  std::unique_ptr<Solver> solver_;  // level 6; kept for the whole game, with what it proved
 };
 
 }  // namespace mancala

@@ -5,9 +5,9 @@
 # wall time of the whole command (tables opened, transposition table allocated).
 #
 # The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db). With MAX_SEEDS > 0
-# the Kalah (6 houses, both capture rules) and Oware tables are first built (or completed) up to
-# that many seeds there and unpacked into plain copies (`mancala db unpack`), which the solver
-# reads in place. On a 2-core machine 24 seeds take about 25 minutes a table and 1.25 GB of
+# the Kalah (6 houses with both capture rules, and 4 and 5 houses) and Oware tables are first
+# built (or completed) up to that many seeds there and unpacked into plain copies (`mancala db
+# unpack`), which the solver reads in place. On a 2-core machine 24 seeds take about 25 minutes a table and 1.25 GB of
 # plain copies each; 26 seeds about 45 minutes and 2.7 GB.
 #
 # Usage: scripts/bench-solve.sh [MAX_SEEDS] [DB] [SECONDS] [THREADS]
@@ -23,7 +23,7 @@ threads="${4:-$(nproc)}"
 mancala="$root/build/tools/mancala"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/Model name: *//p')"
 if [ "$max_seeds" -gt 0 ]; then
-  for game in kalah kalah:6:4:empty-capture oware; do
+  for game in kalah kalah:6:4:empty-capture oware kalah:4:4 kalah:5:4; do
     "$mancala" db build "$game" --max-seeds "$max_seeds" --out "$db" --quiet
     "$mancala" db unpack "$game" --max-seeds "$max_seeds" --db "$db" --quiet
   done

@@ -93,8 +93,8 @@ struct Solver::BusyMark {
 
 // The other threads of a parallel solve. Each test is searched by all of them at once on the
 // shared table ("lazy" parallelism): whatever one proves, the others find in the table, and the
-// first to finish the test ends it for all. The helpers try the children of a node in a
-// slightly different order (see `search`), so that they prove different subtrees first.
+// first to finish the test ends it for all. A thread puts off a child that another one is
+// searching (see BusyMark and `search`), so that they split the work of a node between them.
 struct Solver::Helpers {
   std::vector<pthread_t> threads;
   std::vector<std::unique_ptr<Worker>> workers;

@@ -7,8 +7,8 @@
 # The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db). With MAX_SEEDS > 0
 # the Kalah (6 houses with both capture rules, and 4 and 5 houses) and Oware tables are first
 # built (or completed) up to that many seeds there and unpacked into plain copies (`mancala db
-# unpack`), which the solver reads in place. On a 2-core machine 24 seeds take about 25 minutes a table and 1.25 GB of
-# plain copies each; 26 seeds about 45 minutes and 2.7 GB.
+# unpack`), which the solver reads in place. On a 2-core machine 24 seeds take about 25 minutes
+# a table and 1.25 GB of plain copies each; 26 seeds about 45 minutes and 2.7 GB.
 #
 # Usage: scripts/bench-solve.sh [MAX_SEEDS] [DB] [SECONDS] [THREADS]
 # Extra games (e.g. kalah:6:5) can be given in GAMES="..."; THREADS defaults to all cores.

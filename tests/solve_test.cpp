@@ -76,6 +76,37 @@ TEST(Solver, NullWindowTestsGiveProvenBounds) {
   }
 }
 
+// The first guess only decides which tests MTD(f) makes: from far below, far above, at the value
+// or off its parity, the value and best moves come out the same, and a limit stops the solve with
+// bounds that hold.
+TEST_P(SolverThreads, AnyFirstGuessGivesTheSameAnswer) {
+  for (const char* game : {"kalah:3:3", "kalah:4:2:empty-capture", "congkak:3:3"}) {
+    const Rules rules = *parse_rules(game);
+    std::map<std::string, int> memo;
+    const Position start = start_position(rules);
+    const int expected = exhaustive_value(rules, start, memo);
+    for (int guess : {-100, -expected - 5, expected - 1, expected, expected + 1, 7, 100}) {
+      Solver solver(rules, 4, nullptr, GetParam());
+      SolveOptions options;
+      options.guess = guess;
+      const SolveResult r = solver.solve(start, {}, {}, options);
+      ASSERT_TRUE(r.solved) << game << " guess " << guess;
+      EXPECT_EQ(r.value, expected) << game << " guess " << guess;
+      for (Move m : generate_moves(rules, start)) {
+        const bool best = std::find(r.best.begin(), r.best.end(), m) != r.best.end();
+        EXPECT_EQ(best, move_value(rules, start, m, memo) == expected)
+            << game << " guess " << guess << " move " << int(m);
+      }
+      Solver limited(rules, 4, nullptr, GetParam());
+      SolveLimits limits;
+      limits.max_nodes = 30;
+      const SolveResult stopped = limited.solve(start, limits, {}, options);
+      EXPECT_LE(stopped.lower, expected) << game << " guess " << guess;
+      EXPECT_GE(stopped.upper, expected) << game << " guess " << guess;
+    }
+  }
+}
+
 TEST(Solver, KnownSmallKalahValues) {
   // Values that earlier, independent runs of the depth-limited search also proved.
   const std::pair<const char*, int> known[] = {{"kalah:3:3", 2}, {"kalah:4:3", 6}};

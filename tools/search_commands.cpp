@@ -122,6 +122,8 @@ struct SolveCommandOptions {
   size_t hash_megabytes = 256;
   double table_memory_gib = 4;
   int threads = 0;
+  int guess = 0;
+  bool guess_given = false;
   bool json = false;
   bool quiet = false;
 };
@@ -157,11 +159,16 @@ void run_solve(const SolveCommandOptions& o) {
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   StatusLine status(o.quiet || o.json);
-  const SolveResult r = solver.solve(p, limits, [&](const SolveProgress& progress) {
-    status.show(fmt::format("solving: value in [{:+}, {:+}], {} nodes, {}", progress.lower,
-                            progress.upper, format_count(static_cast<double>(progress.nodes)),
-                            format_duration(progress.seconds)));
-  });
+  SolveOptions options;
+  if (o.guess_given) options.guess = o.guess;
+  const SolveResult r = solver.solve(
+      p, limits,
+      [&](const SolveProgress& progress) {
+        status.show(fmt::format("solving: value in [{:+}, {:+}], {} nodes, {}", progress.lower,
+                                progress.upper, format_count(static_cast<double>(progress.nodes)),
+                                format_duration(progress.seconds)));
+      },
+      options);
   status.finish();
   const std::string tables_note =
       tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "";
@@ -231,9 +238,16 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("--threads,-t", o->threads,
                   "Threads searching together (default: all cores; 1 gives the same line every "
                   "run)");
+  CLI::Option* guess =
+      cmd->add_option("--guess", o->guess,
+                      "Start by testing whether the value is at least this (default: a short "
+                      "search's score); with --max-seconds it picks the bound to prove first");
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
-  cmd->callback([o] { run_solve(*o); });
+  cmd->callback([o, guess] {
+    o->guess_given = guess->count() > 0;
+    run_solve(*o);
+  });
 }
 
 }  // namespace mancala::cli

@@ -307,6 +307,9 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
     return file_error(path, "corrupt header (position count)");
   if (h.value_encoding != kZigzagBytes && h.value_encoding != kPlainBytes)
     return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
+  if (h.file_size != size)
+    return file_error(path, "truncated or padded: " + std::to_string(size) +
+                                " bytes, header says " + std::to_string(h.file_size));
   Expected<bool> ok = h.value_encoding == kPlainBytes ? file->check_plain() : file->check_blocks();
   if (!ok) return Error{ok.error()};
   return std::shared_ptr<const TableFile>(std::move(file));
@@ -316,9 +319,6 @@ Expected<bool> TableFile::check_blocks() {
   const TableHeader& h = *header_;
   if (h.block_size == 0 || h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
     return file_error(path_, "corrupt header (blocks)");
-  if (h.file_size != map_size_)
-    return file_error(path_, "truncated or padded: " + std::to_string(map_size_) +
-                                 " bytes, header says " + std::to_string(h.file_size));
   const uint64_t index_bytes = (h.block_count + 1) * sizeof(uint64_t);
   if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
       h.data_offset != h.dictionary_offset + h.dictionary_size ||
@@ -350,9 +350,6 @@ Expected<bool> TableFile::check_plain() {
                                  std::to_string(h.position_count) + " positions)");
   if (h.block_size != 0 || h.block_count != 0 || h.dictionary_size != 0)
     return file_error(path_, "corrupt header (plain encoding with blocks or a dictionary)");
-  if (h.file_size != map_size_)
-    return file_error(path_, "truncated or padded: " + std::to_string(map_size_) +
-                                 " bytes, header says " + std::to_string(h.file_size));
   if (h.index_offset != kHeaderSize || h.dictionary_offset != kHeaderSize ||
       h.data_offset != kHeaderSize || h.data_offset + h.data_size != map_size_)
     return file_error(path_, "corrupt header (section offsets)");

@@ -112,7 +112,10 @@ struct Solver::Helpers {
 };
 
 Solver::Solver(const Rules& rules, size_t table_megabytes, const ExactValues* tables, int threads)
-    : rules_(rules), tables_(tables), threads_(std::max(threads, 1)) {
+    : rules_(rules),
+      tables_(tables),
+      table_seeds_(tables ? tables->max_seeds() : -1),
+      threads_(std::max(threads, 1)) {
   if (threads_ > 1) busy_ = std::make_unique<std::atomic<uint64_t>[]>(kBusySlots);
   size_t buckets = 1;
   while (buckets * 2 * kBucket * sizeof(Entry) <= std::max<size_t>(table_megabytes, 1) << 20)
@@ -226,7 +229,7 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
   if (upper <= alpha) return upper;
   // (Only the root and the positions tested for best moves get here inside the tables: a
   // node values its children in the tables itself.)
-  if (tables_ && on_board <= tables_->max_seeds()) {
+  if (on_board <= table_seeds_) {
     ++w.probes;
     if (const std::optional<int> v = tables_->value(p)) return lead + *v;
   }
@@ -258,7 +261,6 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
     int order;
   };
   std::array<Child, kMaxHouses> children;
-  const int table_seeds = tables_ ? tables_->max_seeds() : -1;
   const int alpha_in = alpha;
   int best = -kInfinity;
   Move best_move = moves[0];
@@ -273,7 +275,7 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
     if (ended_after_move<K>(rules_, c.position, child_seeds)) {
       const Outcome end = final_outcome(rules_, c.position);
       value = mover == Side::South ? end.difference() : -end.difference();
-    } else if (child_seeds <= table_seeds) {
+    } else if (child_seeds <= table_seeds_) {
       // The seed bound first: a child that cannot reach the window needs no probe.
       const int child_lead = c.position.mover_lead();
       const int reach = sign > 0 ? child_lead + child_seeds : -(child_lead - child_seeds);
@@ -380,7 +382,8 @@ int Solver::search(Worker& w, const Position& p, int alpha, int beta, int ply) {
   else
     lower = upper = best;
   if (!storable) return best;
-  // The work counts this thread's nodes only; in a parallel solve it is a rough measure.
+  // The work counts the nodes every thread searched meanwhile (this one's, and what the others
+  // checked in): exact with one thread, a rough measure in a parallel solve.
   const uint64_t work = w.nodes + total_nodes_.load(std::memory_order_relaxed) - nodes_before;
   store(key, lower - lead, upper - lead, best_move,
         std::min<int>(1 + static_cast<int>(std::bit_width(work)), 255));

@@ -155,6 +155,9 @@ class Solver {
 
   Rules rules_;
   const ExactValues* tables_;
+  // No position with more seeds on the board is in the tables (-1: no tables). Fixed for the
+  // solver's life, and asked at every node: kept here, not asked of `tables_` each time.
+  int table_seeds_;
   BigBuffer table_memory_;
   Entry* entries_ = nullptr;  // buckets of four, in table_memory_
   uint64_t bucket_mask_ = 0;

@@ -457,6 +457,12 @@ Expected<std::vector<int8_t>> TableFile::read_all(
   return values;
 }
 
+Expected<std::vector<int8_t>> TableFile::read_all_checked(
+    const std::function<void(uint64_t, uint64_t)>& progress) const {
+  if (!data_checksum_ok()) return Error{path_ + ": corrupt data (checksum mismatch)"};
+  return read_all(progress);
+}
+
 bool TableFile::data_checksum_ok() const {
   return checksum64(data_, header_->data_size) == header_->data_checksum;
 }

@@ -74,6 +74,9 @@ class TableFile {
   // `progress(done, total)` (positions; called on the calling thread only) follows the decoding.
   Expected<std::vector<int8_t>> read_all(
       const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
+  // read_all after data_checksum_ok: a mismatch is an error ("corrupt data"), not values.
+  Expected<std::vector<int8_t>> read_all_checked(
+      const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
   // Recomputes the data checksum over the whole file (open checks the header, index and
   // dictionary; blocks are checked by zstd when decompressed).
   bool data_checksum_ok() const;

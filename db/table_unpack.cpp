@@ -17,10 +17,10 @@ Expected<WriteReport> write_plain_copy(const std::string& directory, const std::
   const std::string target = directory + "/" + plain_layer_file_name(seeds);
   Expected<std::shared_ptr<const TableFile>> file = TableFile::open(source, name, houses, seeds);
   if (!file) return Error{file.error() + " (no sound layer to copy to " + target + ")"};
-  if (!(*file)->data_checksum_ok()) return Error{source + ": corrupt data (checksum mismatch)"};
-  Expected<std::vector<int8_t>> values = (*file)->read_all([&](uint64_t done, uint64_t total) {
-    if (progress) progress({seeds, "decode", done, total});
-  });
+  Expected<std::vector<int8_t>> values =
+      (*file)->read_all_checked([&](uint64_t done, uint64_t total) {
+        if (progress) progress({seeds, "decode", done, total});
+      });
   if (!values) return Error{values.error()};
   if (progress) progress({seeds, "write", 0, 1});
   WriteOptions plain;

@@ -28,11 +28,7 @@ std::optional<std::vector<int8_t>> read_checked(const std::string& path, int see
         std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
     houses = static_cast<int>((*file)->header().houses);
   }
-  if (!(*file)->data_checksum_ok()) {
-    report.errors.push_back(path + ": corrupt data (checksum mismatch)");
-    return std::nullopt;
-  }
-  Expected<std::vector<int8_t>> values = (*file)->read_all();
+  Expected<std::vector<int8_t>> values = (*file)->read_all_checked();
   if (!values) {
     report.errors.push_back(values.error());
     return std::nullopt;

@@ -92,8 +92,10 @@ double MatchScore::points() const {
 }
 
 namespace {
+// log10(p / (1 - p)), not -log10(1 / p - 1): the same number, but +0 at an even score where the
+// other is -0 (printed "-0").
 double elo_of(double p) {
-  return -400.0 * std::log10(1.0 / p - 1.0);
+  return 400.0 * std::log10(p / (1.0 - p));
 }
 }  // namespace
 

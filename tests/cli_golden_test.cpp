@@ -81,6 +81,9 @@ const GoldenCase kCases[] = {
     {"solve_with_tables",
      "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db} --threads 1"},
     {"analyse_kalah", "analyse kalah:3:2 2-2-2-2-2-2-0-0-S --depth 8 --no-tables"},
+    // A position small enough to prove well inside the time: the output does not depend on it.
+    {"analyse_time", "analyse kalah:2:2 2-2-2-2-0-0-S --time 0.5 --no-tables"},
+    {"analyse_bad_time", "analyse kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --time -1"},
     {"analyse_json", "analyse oware 0-0-0-0-2-1-1-0-1-0-0-0-20-23-N --depth 6 --json --db {db}"},
     // Terminal play, fed from a file: bad input gets a message and a new prompt, end of input
     // quits.
@@ -92,6 +95,12 @@ const GoldenCase kCases[] = {
     {"match_bad_level", "match kalah --a 7 --b 1"},
     {"match_text", "match congkak:5:3 --a 4 --b 3 --games 4 --quiet --threads 1"},
     {"match_no_balance", "match oware --a 3 --b 2 --games 2 --no-balance --opening-turns 2 -q"},
+    // Every game saved as a record (the date line is today's, so it is left out).
+    {"match_pgn",
+     "match kalah:4:3 --a 2 --b 1 --games 2 --quiet --threads 1 --pgn {fresh_db}/games.pgn && "
+     "grep -v '^\\[Date' {fresh_db}/games.pgn"},
+    {"match_pgn_unwritable",
+     "match kalah:3:2 --a 2 --b 1 --games 2 --quiet --pgn /nonexistent-directory/games.pgn"},
     {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
     {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},

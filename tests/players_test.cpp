@@ -138,6 +138,7 @@ TEST(Match, ScoreCountsFromAsPointOfView) {
 TEST(Match, EloIsZeroForEvenScoresAndGrowsWithPoints) {
   MatchScore even{10, 0, 10};
   EXPECT_NEAR(even.elo().difference, 0.0, 1e-9);
+  EXPECT_FALSE(std::signbit(even.elo().difference));  // printed "+0", not "-0"
   EXPECT_GT(even.elo().margin, 0.0);
   MatchScore strong{75, 0, 25};  // 75%: about +191 Elo
   EXPECT_NEAR(strong.elo().difference, 190.8, 0.5);

@@ -1,6 +1,7 @@
 // The search against plain minimax, and against the endgame tables.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <string>
 
@@ -110,6 +111,24 @@ TEST(Search, StopsAtTheNodeLimit) {
   limits.max_nodes = 5000;
   const SearchResult r = search.run(start_position(rules), limits);
   EXPECT_LE(r.nodes, 5000u + 1024u);
+  EXPECT_GE(r.depth, 1);
+  EXPECT_TRUE(generate_moves(rules, start_position(rules)).contains(r.best));
+}
+
+// A time limit ends the iterative deepening with the last finished depth's move. The bound is
+// loose (ten times the limit): what is tested is that the limit stops a search that would
+// otherwise run on, not how fast the machine is.
+TEST(Search, StopsAtTheTimeLimit) {
+  const Rules rules = Rules::kalah();
+  Search search(rules, 4);
+  SearchLimits limits;
+  limits.max_seconds = 0.05;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SearchResult r = search.run(start_position(rules), limits);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 0.5);
+  EXPECT_FALSE(r.proven);  // Kalah(6,4) is not proven in 50 ms: the limit, not the end, stopped it
   EXPECT_GE(r.depth, 1);
   EXPECT_TRUE(generate_moves(rules, start_position(rules)).contains(r.best));
 }

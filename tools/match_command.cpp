@@ -48,6 +48,12 @@ void run_match(const MatchOptions& o) {
   if (o.opening_turns < 0) throw UsageError("--opening-turns must be at least 0");
   if (o.balance < 0) throw UsageError("--balance must be at least 0 (--no-balance turns it off)");
   if (o.threads > 0) omp_set_num_threads(o.threads);
+  // Opened before the games, so that a path that cannot be written fails now, not after them.
+  std::ofstream pgn;
+  if (!o.pgn.empty()) {
+    pgn.open(o.pgn);
+    if (!pgn) throw Failure("cannot write " + o.pgn);
+  }
   std::unique_ptr<db::TableValues> tables;
   if (o.a == 6 || o.b == 6) {
     std::string why_not;
@@ -92,8 +98,7 @@ void run_match(const MatchOptions& o) {
     score.add(games[i]->outcome().winner, i % 2 == 0 ? Side::South : Side::North);
   const EloEstimate elo = score.elo();
 
-  if (!o.pgn.empty()) {
-    std::ofstream out(o.pgn);
+  if (pgn.is_open()) {
     char date[16];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y.%m.%d", std::localtime(&now));
@@ -102,16 +107,17 @@ void run_match(const MatchOptions& o) {
       const std::string a_name = "A: mancala " + level_name(o.a, rules),
                         b_name = "B: mancala " + level_name(o.b, rules);
       const Outcome end = games[i]->outcome();
-      out << write_record(*games[i],
+      pgn << write_record(*games[i],
                           {{"South", a_south ? a_name : b_name},
                            {"North", a_south ? b_name : a_name},
                            {"Date", date},
                            {"Event", "mancala match"},
                            {"Round", std::to_string(i + 1)},
                            {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}});
-      out << "\n";
+      pgn << "\n";
     }
-    if (!out) throw Failure("cannot write " + o.pgn);
+    pgn.close();
+    if (!pgn) throw Failure("cannot write " + o.pgn);
   }
   if (o.json) {
     fmt::print(

@@ -5,7 +5,7 @@
 
 namespace mancala::db {
 
-Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& progress,
+Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
                             const std::function<void(const LayerReport&)>& layer_done) {
   Expected<Rules> table_rules = table_rules_for(request.rules);
   if (!table_rules) return Error{table_rules.error()};

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "db/table_file.h"
-#include "solver/retrograde.h"
+#include "solver/tables/retrograde.h"
 
 namespace mancala::db {
 
@@ -30,7 +30,7 @@ struct LayerReport {
   std::string path;
 };
 
-Expected<bool> build_tables(const BuildRequest& request, const BuildProgressFn& progress,
+Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
                             const std::function<void(const LayerReport&)>& layer_done);
 
 }  // namespace mancala::db

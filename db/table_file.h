@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "db/table_format.h"
-#include "solver/expected.h"
+#include "solver/rules/expected.h"
 
 namespace mancala::db {
 

@@ -1,9 +1,10 @@
 #include "db/table_set.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
-#include "solver/retrograde.h"
+#include "solver/tables/table_rules.h"
 
 namespace mancala::db {
 
@@ -18,6 +19,17 @@ std::string preferred_layer_path(const std::string& table_dir, int seeds) {
   for (const std::string& name : {plain_layer_file_name(seeds), layer_file_name(seeds)})
     if (std::filesystem::exists(table_dir + "/" + name)) return table_dir + "/" + name;
   return "";
+}
+
+std::vector<std::string> table_directories(const std::string& path) {
+  std::vector<std::string> tables;
+  if (!preferred_layer_path(path, 0).empty()) return {path};
+  if (std::filesystem::is_directory(path))
+    for (const auto& entry : std::filesystem::directory_iterator(path))
+      if (entry.is_directory() && !preferred_layer_path(entry.path().string(), 0).empty())
+        tables.push_back(entry.path().string());
+  std::sort(tables.begin(), tables.end());
+  return tables;
 }
 
 Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& database_dir,

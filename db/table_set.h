@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "db/table_file.h"
-#include "solver/position.h"
-#include "solver/rules.h"
-#include "solver/table_index.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
+#include "solver/tables/table_index.h"
 
 namespace mancala::db {
 
@@ -36,6 +36,10 @@ std::string default_database_directory();
 // The file readers use for layer `seeds` of the table in `table_dir`: its plain copy when there
 // is one, else the compressed file; empty when neither exists.
 std::string preferred_layer_path(const std::string& table_dir, int seeds);
+
+// The table directories at `path`: `path` itself when it holds layer 0 of a table, else the
+// directories in it that do, sorted by name.
+std::vector<std::string> table_directories(const std::string& path);
 
 class TableSet {
  public:

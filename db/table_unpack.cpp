@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "db/table_set.h"
-#include "solver/table_index.h"
+#include "solver/tables/table_index.h"
 
 namespace mancala::db {
 
@@ -12,7 +12,7 @@ namespace {
 
 // Layer `seeds` copied from its compressed file, whose blocks are all decompressed and checked.
 Expected<WriteReport> write_plain_copy(const std::string& directory, const std::string& name,
-                                       int houses, int seeds, const BuildProgressFn& progress) {
+                                       int houses, int seeds, const LayerProgressFn& progress) {
   const std::string source = directory + "/" + layer_file_name(seeds);
   const std::string target = directory + "/" + plain_layer_file_name(seeds);
   Expected<std::shared_ptr<const TableFile>> file = TableFile::open(source, name, houses, seeds);
@@ -51,7 +51,7 @@ Expected<UnpackPlan> plan_unpack(const UnpackRequest& request) {
   return plan;
 }
 
-Expected<bool> unpack_tables(const UnpackRequest& request, const BuildProgressFn& progress,
+Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn& progress,
                              const std::function<void(const UnpackLayerReport&)>& layer_done) {
   Expected<UnpackPlan> plan = plan_unpack(request);
   if (!plan) return Error{plan.error()};

@@ -7,7 +7,8 @@
 #include <string>
 
 #include "db/table_file.h"
-#include "solver/retrograde.h"
+#include "solver/rules/rules.h"
+#include "solver/tables/layer_progress.h"
 
 namespace mancala::db {
 
@@ -35,7 +36,7 @@ struct UnpackPlan {
 Expected<UnpackPlan> plan_unpack(const UnpackRequest& request);
 
 // Writes the plain copies (each under a temporary name, checked, then renamed into place).
-Expected<bool> unpack_tables(const UnpackRequest& request, const BuildProgressFn& progress,
+Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn& progress,
                              const std::function<void(const UnpackLayerReport&)>& layer_done);
 
 }  // namespace mancala::db

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "db/table_set.h"
-#include "solver/big_buffer.h"
-#include "solver/search.h"
+#include "solver/tables/big_buffer.h"
+#include "solver/tables/exact_values.h"
 
 namespace mancala::db {
 
@@ -42,13 +42,13 @@ class TableValues : public ExactValues {
   mutable std::string first_failure_;
 };
 
-// The tables decoded into memory block by block as probes first touch them, for one thread (the
-// solver): a probe is then an index computation and an array read instead of a block
-// decompression. Layers larger than what is left of `memory_budget` bytes are probed through
-// the files as usual. A layer read from a plain file (`mancala db unpack`) is probed in place,
-// from the mapped file: no copy, no decoding, and none of the budget. Thread-safe: a block is
-// decoded by the first thread that needs it, and a thread that finds it being decoded reads that
-// one value through the file instead of waiting.
+// The tables decoded into memory block by block as probes first touch them, for the solver: a
+// probe is then an index computation and an array read instead of a block decompression. Layers
+// larger than what is left of `memory_budget` bytes are probed through the files as usual. A layer
+// read from a plain file (`mancala db unpack`) is probed in place, from the mapped file: no copy,
+// no decoding, and none of the budget. Thread-safe: a block is decoded by the first thread that
+// needs it, and a thread that finds it being decoded reads that one value through the file instead
+// of waiting.
 class DecodedTableValues : public ExactValues {
  public:
   DecodedTableValues(std::shared_ptr<const TableSet> tables, uint64_t memory_budget)

@@ -1,13 +1,17 @@
 #include "db/table_verify.h"
 
-#include <omp.h>
-
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 
 #include "db/table_file.h"
-#include "solver/moves.h"
+#include "solver/rules/moves.h"
+#include "solver/tables/exact_values.h"
+#include "solver/tables/rank_walk.h"
+#include "solver/tables/table_index.h"
+#include "solver/tables/table_rules.h"
 
 namespace mancala::db {
 
@@ -36,10 +40,28 @@ std::optional<std::vector<int8_t>> read_checked(const std::string& path, int see
   return std::move(*values);
 }
 
+// The layers read from the files, as the exact values the root probe reads.
+class LayerValues : public ExactValues {
+ public:
+  LayerValues(const std::vector<std::vector<int8_t>>& layers, const TableIndex& index)
+      : layers_(layers), index_(index) {}
+  std::optional<int> value(const Position& position) const override {
+    const int seeds = position.seeds_on_board();
+    if (seeds > max_seeds()) return std::nullopt;
+    const TableKey key = table_key(position);
+    return layers_[static_cast<size_t>(seeds)][index_.rank(key.counts.data())];
+  }
+  int max_seeds() const override { return static_cast<int>(layers_.size()) - 1; }
+
+ private:
+  const std::vector<std::vector<int8_t>>& layers_;
+  const TableIndex& index_;
+};
+
 }  // namespace
 
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
-                                              const BuildProgressFn& progress, size_t keep) {
+                                              const LayerProgressFn& progress, size_t keep) {
   VerifyReport report;
   std::vector<std::vector<int8_t>> layers;
   int houses = 0;
@@ -76,50 +98,29 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
   const int top = static_cast<int>(layers.size()) - 1;
   const TableIndex index(2 * houses, top);
 
+  const LayerValues values(layers, index);
+
   for (int s = 0; s <= top; ++s) {
     const uint64_t size = index.layer_size(s);
-    constexpr uint64_t kChunk = 1 << 14;
-    const uint64_t chunks = (size + kChunk - 1) / kChunk;
-    uint64_t mismatches = 0;
+    // Every position's stored value must be what its moves give from the stored values: the
+    // root probe under the table rules, the one valuation the search and `db query` use too.
+    std::atomic<uint64_t> mismatches{0};
+    std::mutex found_mutex;
     std::vector<VerifyMismatch> found;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : mismatches)
-    for (uint64_t c = 0; c < chunks; ++c) {
-      TableKey key;
-      const uint64_t lo = c * kChunk, hi = std::min(size, lo + kChunk);
-      index.unrank(lo, s, key.counts.data());
-      for (uint64_t r = lo; r < hi; ++r) {
-        if (r > lo) next_key(key.counts.data(), index.slots());
-        const Position p = position_from_key(key.counts.data(), houses);
-        const MoveList moves = generate_moves(*rules, p);
-        int expected;
-        if (moves.empty()) {
-          expected = final_outcome(*rules, p).difference();
-        } else {
-          expected = -1000;
-          for (Move m : moves) {
-            const Position child = apply_move(*rules, p, m);
-            expected =
-                std::max(expected, table_move_value(p, child, [&](const Position& after) {
-                           const int left = after.seeds_in_houses(Side::South) +
-                                            after.seeds_in_houses(Side::North);
-                           const TableKey k = table_key(after);
-                           return static_cast<int>(layers[left][index.rank(k.counts.data())]);
-                         }));
-          }
-        }
-        const int stored = layers[s][r];
-        if (stored != expected) {
-          ++mismatches;
-#pragma omp critical
-          if (found.size() < keep) found.push_back({s, r, to_string(p), stored, expected});
-        }
-      }
-    }
+    for_each_rank(index, s, 0, size, [&](uint64_t r, const TableKey& key) {
+      const Position p = position_from_key(key.counts.data(), houses);
+      const RootProbe probe = probe_root(*rules, values, p);
+      const int stored = layers[static_cast<size_t>(s)][r];
+      if (probe.ok() && stored == probe.value) return;
+      mismatches.fetch_add(1, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(found_mutex);
+      if (found.size() < keep) found.push_back({s, r, to_string(p), stored, probe.value});
+    });
     std::sort(found.begin(), found.end(),
               [](const auto& a, const auto& b) { return a.rank < b.rank; });
     for (auto& m : found)
       if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
-    report.mismatch_count += mismatches;
+    report.mismatch_count += mismatches.load();
     report.positions += size;
     report.layers = s + 1;
     if (progress) progress({s, "consistency", size, size});

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/expected.h"
-#include "solver/retrograde.h"
+#include "solver/rules/expected.h"
+#include "solver/tables/layer_progress.h"
 
 namespace mancala::db {
 
@@ -36,6 +36,6 @@ struct VerifyReport {
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
 // mismatches.
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
-                                              const BuildProgressFn& progress, size_t keep = 10);
+                                              const LayerProgressFn& progress, size_t keep = 10);
 
 }  // namespace mancala::db

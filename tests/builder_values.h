@@ -1,8 +1,8 @@
 // Exact values straight from an in-memory builder, as the search and the players see tables.
 #pragma once
 
-#include "solver/retrograde.h"
-#include "solver/search.h"
+#include "solver/tables/exact_values.h"
+#include "solver/tables/retrograde.h"
 
 namespace mancala {
 

@@ -1,14 +1,14 @@
-// Congkak, rules.md "Congkak": relay sowing, captures and the end of the game, each on an
-// exact board. Small boards: congkak:3:2 has the ring A B C [S] a b c [N] (slots 0..7),
-// 12 seeds, opposite houses A-c, B-b, C-a. Position strings: A-B-C-a-b-c-S store-N store-side.
+// Congkak, solver/rules/README.md "Congkak": relay sowing, captures and the end of the game, each
+// on an exact board. Small boards: congkak:3:2 has the ring A B C [S] a b c [N] (slots 0..7), 12
+// seeds, opposite houses A-c, B-b, C-a. Position strings: A-B-C-a-b-c-S store-N store-side.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 
-#include "solver/moves.h"
-#include "solver/position.h"
-#include "solver/rules.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
 namespace mancala {

@@ -1,4 +1,4 @@
-// Kalah, rules.md "Kalah": one test per rule and per variant, each on an exact board.
+// Kalah, solver/rules/README.md "Kalah": one test per rule and per variant, each on an exact board.
 // Small boards: kalah:3:2 has the ring A B C [S] a b c [N] (slots 0..7), 12 seeds, and
 // opposite houses A-c, B-b, C-a. Position strings: A-B-C-a-b-c-South store-North store-side.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "solver/moves.h"
-#include "solver/position.h"
-#include "solver/rules.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
 namespace mancala {

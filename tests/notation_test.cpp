@@ -1,12 +1,12 @@
-// Notation from rules.md: GAME strings, position strings and move letters.
+// Notation from solver/rules/README.md: GAME strings, position strings and move letters.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "solver/position.h"
-#include "solver/rules.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
 
 namespace mancala {
 namespace {

@@ -1,5 +1,5 @@
-// Oware, rules.md "Oware": one test per rule and per rule set, each on an exact board.
-// Oware always has 6 houses a side: A-F (slots 0-5), South's store (6), a-f (slots 7-12),
+// Oware, solver/rules/README.md "Oware": one test per rule and per rule set, each on an exact
+// board. Oware always has 6 houses a side: A-F (slots 0-5), South's store (6), a-f (slots 7-12),
 // North's store (13). Position strings: A-B-C-D-E-F-a-b-c-d-e-f-South store-North store-side.
 // oware:1 boards hold 12 seeds, so a store with 7 or more has a majority.
 #include <gtest/gtest.h>
@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "solver/game.h"
-#include "solver/moves.h"
-#include "solver/position.h"
-#include "solver/rules.h"
+#include "solver/rules/game.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
 namespace mancala {

@@ -1,12 +1,12 @@
-// Perft from the start position of every preset. The rules.md table is the contract; the other
-// rows are regression signatures recorded from this engine (any change to them is a rule change
-// and must be deliberate).
+// Perft from the start position of every preset. The table of solver/rules/README.md is the
+// contract; the other rows are regression signatures recorded from this engine (any change to them
+// is a rule change and must be deliberate).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "solver/perft.h"
+#include "solver/rules/perft.h"
 
 namespace mancala {
 namespace {

@@ -8,8 +8,8 @@
 #include <map>
 #include <string>
 
-#include "solver/match.h"
-#include "solver/players.h"
+#include "solver/search/match.h"
+#include "solver/search/players.h"
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
@@ -61,7 +61,7 @@ TEST(Players, ProNeverChoosesAMoveWorseThanTheBestExactValue) {
     Random random(21);
     PlayerOptions options;
     options.level = 6;
-    options.tables = &tables;
+    options.endgame = &tables;
     options.nodes_per_move = 1000;
     Player pro(rules, options);
     int checked = 0;

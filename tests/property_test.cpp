@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "solver/game.h"
-#include "solver/random.h"
-#include "solver/record.h"
+#include "solver/rules/game.h"
+#include "solver/rules/random.h"
+#include "solver/rules/record.h"
 
 namespace mancala {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "solver/record.h"
+#include "solver/rules/record.h"
 
 namespace mancala {
 namespace {

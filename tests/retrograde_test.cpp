@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/moves.h"
-#include "solver/retrograde.h"
+#include "solver/rules/moves.h"
+#include "solver/tables/retrograde.h"
 
 namespace mancala {
 namespace {

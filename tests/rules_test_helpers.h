@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "solver/moves.h"
-#include "solver/position.h"
-#include "solver/rules.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
 
 namespace mancala::testing_helpers {
 
@@ -51,7 +51,8 @@ inline Played play(const Rules& rules, std::string_view text, char letter) {
   Played out;
   const Position q = apply_move(rules, p, house_of(letter), &out.effect);
   EXPECT_EQ(q.seeds_total(), rules.total_seeds()) << "seeds not conserved";
-  EXPECT_FALSE(out.effect.endless);  // rules.md Congkak 4: a relay sowing always ends
+  EXPECT_FALSE(
+      out.effect.endless);  // solver/rules/README.md, Congkak 4: a relay sowing always ends
   out.position = to_string(q);
   return out;
 }

@@ -5,9 +5,9 @@
 #include <map>
 #include <string>
 
-#include "solver/random.h"
-#include "solver/retrograde.h"
-#include "solver/search.h"
+#include "solver/rules/random.h"
+#include "solver/search/search.h"
+#include "solver/tables/retrograde.h"
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
@@ -20,10 +20,7 @@ namespace {
 int minimax(const Rules& rules, const Position& p, int depth) {
   const Side mover = p.side_to_move;
   const MoveList moves = generate_moves(rules, p);
-  if (moves.empty()) {
-    const Outcome end = final_outcome(rules, p);
-    return mover == Side::South ? end.difference() : -end.difference();
-  }
+  if (moves.empty()) return final_outcome(rules, p).lead(mover);
   if (depth == 0) return p.store(mover) - p.store(opponent(mover));
   int best = -100000;
   for (Move m : moves) {

@@ -4,9 +4,9 @@
 #include <map>
 #include <string>
 
-#include "solver/random.h"
-#include "solver/retrograde.h"
-#include "solver/solve.h"
+#include "solver/rules/random.h"
+#include "solver/search/solve.h"
+#include "solver/tables/retrograde.h"
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 

@@ -17,7 +17,7 @@
 #include "db/table_unpack.h"
 #include "db/table_values.h"
 #include "db/table_verify.h"
-#include "solver/moves.h"
+#include "solver/rules/moves.h"
 
 namespace mancala::db {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/table_index.h"
+#include "solver/tables/table_index.h"
 
 namespace mancala {
 namespace {

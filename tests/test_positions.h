@@ -5,9 +5,9 @@
 #include <map>
 #include <string>
 
-#include "solver/match.h"
-#include "solver/moves.h"
-#include "solver/random.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/random.h"
+#include "solver/search/match.h"
 
 namespace mancala {
 
@@ -36,10 +36,7 @@ inline int exhaustive_value(const Rules& rules, const Position& p,
   const Side mover = p.side_to_move;
   const MoveList moves = generate_moves(rules, p);
   int best = -100000;
-  if (moves.empty()) {
-    const Outcome end = final_outcome(rules, p);
-    best = mover == Side::South ? end.difference() : -end.difference();
-  }
+  if (moves.empty()) best = final_outcome(rules, p).lead(mover);
   for (Move m : moves) {
     const Position c = apply_move(rules, p, m);
     const int v = exhaustive_value(rules, c, memo);

@@ -5,7 +5,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "solver/game.h"
+#include "solver/rules/game.h"
 #include "tools/cli.h"
 
 namespace mancala::cli {

@@ -6,12 +6,12 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "solver/match.h"
-#include "solver/moves.h"
-#include "solver/perft.h"
-#include "solver/random.h"
-#include "solver/search.h"
-#include "solver/solve.h"
+#include "solver/rules/moves.h"
+#include "solver/rules/perft.h"
+#include "solver/rules/random.h"
+#include "solver/search/match.h"
+#include "solver/search/search.h"
+#include "solver/search/solve.h"
 #include "tools/cli.h"
 
 namespace mancala::cli {

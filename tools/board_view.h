@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "solver/moves.h"
+#include "solver/rules/moves.h"
 
 namespace mancala::cli {
 

@@ -1,7 +1,6 @@
 #include "tools/cli.h"
 
-#include "solver/moves.h"
-
+#include <omp.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -9,6 +8,9 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
+
+#include "db/table_set.h"
+#include "solver/rules/moves.h"
 
 namespace mancala::cli {
 
@@ -23,6 +25,15 @@ Position require_position(const Rules& rules, const std::string& text) {
   Expected<Position> position = parse_position(rules, text);
   if (!position) throw UsageError(position.error());
   return *position;
+}
+
+std::string database_directory(const std::string& option) {
+  return option.empty() ? db::default_database_directory() : option;
+}
+
+void set_thread_count(int threads) {
+  if (threads < 0) throw UsageError("--threads must be at least 1");
+  if (threads > 0) omp_set_num_threads(threads);
 }
 
 bool stdout_is_color_terminal() {

@@ -10,10 +10,10 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "solver/match.h"
-#include "solver/record.h"
+#include "solver/rules/record.h"
+#include "solver/search/match.h"
 #include "tools/cli.h"
-#include "tools/engine_setup.h"
+#include "tools/endgame_tables.h"
 #include "tools/progress.h"
 
 namespace mancala::cli {
@@ -44,10 +44,9 @@ void run_match(const MatchOptions& o) {
       throw UsageError(fmt::format("levels must be from {} to {}", kMinLevel, kMaxLevel));
   if (o.games < 1) throw UsageError("--games must be at least 1");
   if (o.seconds <= 0) throw UsageError("--seconds must be positive");
-  if (o.threads < 0) throw UsageError("--threads must be at least 1");
   if (o.opening_turns < 0) throw UsageError("--opening-turns must be at least 0");
   if (o.balance < 0) throw UsageError("--balance must be at least 0 (--no-balance turns it off)");
-  if (o.threads > 0) omp_set_num_threads(o.threads);
+  set_thread_count(o.threads);
   // Opened before the games, so that a path that cannot be written fails now, not after them.
   std::ofstream pgn;
   if (!o.pgn.empty()) {

@@ -5,7 +5,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "solver/perft.h"
+#include "solver/rules/perft.h"
 #include "tools/cli.h"
 
 namespace mancala::cli {

@@ -10,12 +10,12 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "solver/game.h"
-#include "solver/players.h"
-#include "solver/record.h"
+#include "solver/rules/game.h"
+#include "solver/rules/record.h"
+#include "solver/search/players.h"
 #include "tools/board_view.h"
 #include "tools/cli.h"
-#include "tools/engine_setup.h"
+#include "tools/endgame_tables.h"
 
 namespace mancala::cli {
 

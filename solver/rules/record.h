@@ -1,0 +1,50 @@
+// Game records. The native format is PGN-like:
+//
+//   [Game "kalah:6:4"]
+//   [South "Ann"]
+//   [North "mancala level 2"]
+//   [Date "2026.11.29"]
+//   [Result "1-0"]
+//   [Position "..."]            only when the game did not start from the start position
+//
+//   1. CF d 2. A bc 3. E 1-0
+//
+// A number starts each South turn ("1..." when North opens); a turn's sowings, extra turns
+// included, are one token of letters. Result is 1-0 (South won), 0-1, 1/2-1/2 or *. Comments
+// in braces are skipped when reading. The reader also takes the .ogn records of the Aualé
+// Oware program: tags Variant and FEN (the position string), move letters, "+K" capture counts,
+// {comments}, (variations, skipped) and a "S-N" score as result.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "solver/rules/expected.h"
+#include "solver/rules/game.h"
+
+namespace mancala {
+
+using RecordTags = std::vector<std::pair<std::string, std::string>>;
+
+struct GameRecord {
+  RecordTags tags;  // in file order
+  Game game;        // replayed: start, moves, final position
+
+  // The value of a tag, or "" when absent.
+  std::string tag(std::string_view name) const;
+};
+
+// The PGN result token of a game: 1-0, 0-1, 1/2-1/2, or * while it goes on.
+std::string result_token(const Game& game);
+
+// Writes a record. `tags` supplies South, North, Date and any others; Game, Result and Position
+// are always written from the game itself.
+std::string write_record(const Game& game, const RecordTags& tags);
+
+// Reads a native record or an Aualé .ogn record (an .ogn file is Oware abapa with 4 seeds),
+// replaying its moves; an illegal move is an error naming its number and letter.
+Expected<GameRecord> read_record(std::string_view text);
+
+}  // namespace mancala

@@ -1,0 +1,82 @@
+// Computer players, levels 1 to 6:
+//   1 random       a random legal move
+//   2 greedy       the move with the best immediate gain (own store growth minus the
+//                  opponent's), ties broken at random
+//   3 shallow      alpha-beta search 2 plies deep
+//   4 deeper       alpha-beta search 8 plies deep (4 in Congkak: see fixed_depth)
+//   5 timed        iterative deepening within a time budget (default 1 s a move)
+//   6 Pro          level 5 with four times its budget and the endgame tables: inside them it
+//                  plays a move of the best exact value (never throwing away a won or drawn
+//                  result); outside, the search stops wherever a line enters them, and when
+//                  the search has not proven its score the whole-game solver tries to, with half
+//                  that budget again: a move it proves best replaces a searched one that is not
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/rules/game.h"
+#include "solver/rules/random.h"
+#include "solver/search/search.h"
+#include "solver/search/solve.h"
+#include "solver/tables/exact_values.h"
+
+namespace mancala {
+
+inline constexpr int kMinLevel = 1;
+inline constexpr int kMaxLevel = 6;
+
+// The name of a level, with its depth in this game for the fixed-depth ones.
+std::string level_name(int level, const Rules& rules);
+
+// The search depth of the fixed-depth levels 3 and 4 in plies (0 for the others). Level 4 searches
+// 4 plies in Congkak, not 8: there a ply is a turn of chained sowings round the whole board and a
+// game lasts about eight turns a side, so 8 plies often reach the end of the game and level 4
+// played level 5 (100 000 nodes a move) nearly even (57% for level 5 in 200 games; 56% with
+// 1 000 000 nodes); at 4 plies it sits between levels 3 and 5 (82% and 72.5%).
+int fixed_depth(int level, const Rules& rules);
+
+struct PlayerOptions {
+  int level = 2;
+  uint64_t seed = 1;
+  double seconds_per_move = 1.0;         // level 5; level 6 takes up to six times as long
+  uint64_t nodes_per_move = 0;           // levels 5 and 6: a node budget instead (0: none)
+  const ExactValues* endgame = nullptr;  // the endgame tables, for level 6; must outlive the player
+  size_t transposition_megabytes = 32;   // transposition table of the search levels
+};
+
+// What the computer thought, for showing it.
+struct Thinking {
+  int depth = 0;
+  int score = 0;       // predicted final store difference for the side that moved
+  bool exact = false;  // a game-theoretic value (endgame tables or a proven search)
+  bool from_tables = false;
+  std::vector<Move> pv;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+class Player {
+ public:
+  Player(const Rules& rules, const PlayerOptions& options);
+  ~Player();
+
+  int level() const { return options_.level; }
+  // A legal move for the side to move; the game must not be over.
+  Move choose(const Game& game, Thinking* thinking = nullptr);
+
+ private:
+  Move choose_greedy(const Game& game);
+  // Level 6 inside the tables: every move's exact value; false when the position is outside.
+  bool choose_exact(const Position& p, Move& move, Thinking* thinking);
+
+  Rules rules_;
+  PlayerOptions options_;
+  Random random_;
+  std::unique_ptr<Search> search_;
+  std::unique_ptr<Solver> solver_;  // level 6; kept for the whole game, with what it proved
+};
+
+}  // namespace mancala

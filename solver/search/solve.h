@@ -1,0 +1,180 @@
+// The whole-game solver: the exact game-theoretic value of a position (the final store
+// difference with perfect play), its best moves and a principal variation.
+//
+// Unlike `Search`, which searches to a depth and scores the horizon, the solver has no horizon:
+// every score it returns is proven. It is MTD(f): a sequence of null-window alpha-beta tests
+// "is the value at least g?" that converge on the value. What makes it fast:
+//   - the seed bound: the mover's final lead lies within [lead - R, lead + R], R the seeds still
+//     on the board, so a test far from the current lead is answered without search (the
+//     "futility pruning" of Irving, Donkers and Uiterwijk's "Solving Kalah", 2000);
+//   - a transposition table of proven lower and upper bounds, keyed on the houses and the side
+//     to move only, with the bounds stored without the stores (what the mover will still gain
+//     over the opponent), so positions reached with other stores share entries;
+//   - enhanced transposition cutoffs: before searching a node's children, their table bounds
+//     are checked for a cutoff;
+//   - children that need no search (the game ended, or the endgame tables hold them) are valued
+//     by the parent itself: a leaf costs one probe, not a call (Kalah(6,4): 4.8 M nodes instead
+//     of 8.4 M with 24-seed tables);
+//   - the endgame tables, read in place from plain files or through a decoded in-memory copy
+//     (`ExactValues`), and move ordering by the table's best move, extra turns and captures;
+//   - an initial guess from a short heuristic search;
+//   - several threads on one shared table, each searching every test: what one proves the others
+//     find in the table, and the first to finish ends the test.
+//
+// Kalah and Congkak cannot repeat a position (a sowing that puts nothing in a store only moves
+// the mover's seeds towards it). Oware can: a position that repeats one on the current line is
+// scored as the stores stand (an endless cycle gives neither side more, as in the tables). A
+// result that rests on a repetition of a position above the node depends on the line that led to
+// it (the "graph history interaction") and is not stored. That keeps Oware values exact, at a
+// price: above the tables Oware solving is exponential (a 9-seed position over 8-seed tables
+// does not finish in 30 s). Storing such results anyway is 100 times faster but wrong: it gave
+// 0 for a 10-seed position the tables value at +2.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "solver/rules/moves.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
+#include "solver/search/search.h"
+#include "solver/search/search_budget.h"
+#include "solver/tables/big_buffer.h"
+#include "solver/tables/exact_values.h"
+
+namespace mancala {
+
+struct SolveLimits {
+  double max_seconds = 0;  // 0: no limit
+  uint64_t max_nodes = 0;  // 0: no limit
+};
+
+// Where a solve starts and what it answers.
+struct SolveOptions {
+  // A first guess at the value (MTD(f) needs fewer tests from a close one); none: a short
+  // heuristic search makes one.
+  std::optional<int> guess;
+  // For players: the limits cover the best moves too, and no line is walked. Otherwise (the solve
+  // command) the limits stop only the value; once it is proven, the best moves and the line are
+  // found whatever they cost.
+  bool moves_only = false;
+};
+
+struct SolveProgress {
+  int lower = 0, upper = 0;  // proven bounds on the value so far
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+struct SolveResult {
+  bool solved = false;       // false: stopped by a limit; `lower`/`upper` hold what is proven
+  int value = 0;             // final store difference for the side to move
+  int lower = 0, upper = 0;  // proven bounds (equal to value when solved)
+  std::vector<Move> best;    // every move that keeps the value (when solved; with
+                             // SolveOptions::moves_only, those found within the limits)
+  std::vector<Move> pv;      // a principal variation, to the end of the game or into the tables
+  uint64_t nodes = 0;
+  double seconds = 0;        // the whole answer: value, best moves and line
+  double value_seconds = 0;  // the value alone
+};
+
+class Solver {
+ public:
+  struct Entry;
+
+  // `endgame` (the endgame tables) may be null; it must outlive the solver and, with more than
+  // one thread, be safe to probe from several threads at once. The transposition table takes
+  // `transposition_megabytes` (rounded down to a power of two entries). `threads` search each
+  // test together (see below).
+  Solver(const Rules& rules, size_t transposition_megabytes = 1024,
+         const ExactValues* endgame = nullptr, int threads = 1);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // The position must not be over. `on_progress` sees the bounds after each test. The table's
+  // proven bounds stay valid: a solver kept across the moves of a game answers later positions
+  // from what it proved earlier.
+  SolveResult solve(const Position& position, const SolveLimits& limits = {},
+                    const std::function<void(const SolveProgress&)>& on_progress = {},
+                    const SolveOptions& options = {});
+
+  // One null-window test: a proven bound on the value: >= beta means value >= result,
+  // < beta means value <= result. Sets `aborted()` when a limit stopped it. (It runs on the
+  // caller's stack: deep Oware positions want `solve`, which runs on a large one.)
+  int test(const Position& position, int beta);
+  bool aborted() const { return aborted_; }
+  // Nodes searched by every thread since the solve (or the solver) started.
+  uint64_t nodes() const { return total_nodes_.load(); }
+  void stop() { budget_.request_stop(); }
+
+ private:
+  // What one searching thread keeps to itself.
+  struct Worker {
+    int id = 0;               // 0: the thread that called test()
+    uint64_t generation = 0;  // the test it works on
+    uint64_t nodes = 0;       // not yet added to total_nodes_
+    bool aborted = false;
+    // Oware: the positions on the current line (hash -> ply), and the shallowest ply that a
+    // repetition in the subtree being searched reached back to.
+    std::unordered_map<uint64_t, int> path;
+    int repetition_ply = 0;
+  };
+  struct Helpers;   // the other threads and how they are handed a test
+  struct BusyMark;  // marks a position as being searched, for as long as it lives
+
+  template <GameKind K>
+  int search(Worker& w, const Position& p, int alpha, int beta, int ply);
+  // A whole test by `w`; false when it was stopped (by a limit, or because another thread
+  // finished the test first).
+  bool run_test(Worker& w, const Position& p, int beta, int& result);
+  void helper_loop(Worker& w);
+  SolveResult solve_here(const Position& position, const SolveLimits& limits,
+                         const std::function<void(const SolveProgress&)>& on_progress,
+                         const SolveOptions& options);
+  // Is some thread searching the position of `key` now? (Parallel solves only.)
+  bool is_busy(uint64_t key) const;
+  size_t busy_index(uint64_t key) const { return (key >> 20) & (kBusySlots - 1); }
+  // The proven bounds on the future stored for `key`, if any.
+  bool find(uint64_t key, int& lower, int& upper, int& move) const;
+  // Stores bounds for `key` in its slot, or in the bucket's least worked one. A negative `work`
+  // keeps the slot's (at least 1).
+  void store(uint64_t key, int lower, int upper, int move, int work);
+  void check_in(Worker& w);
+  void report_progress();
+  // With the value `value` of `p` known: the moves that keep it (all of them, or the first
+  // found); those found before a limit stopped it.
+  std::vector<Move> moves_keeping(const Position& p, int value, bool all);
+  std::vector<Move> principal_variation(const Position& p, int value);
+
+  Rules rules_;
+  const ExactValues* endgame_;
+  // No position with more seeds on the board is in the endgame tables (-1: no tables). Fixed for
+  // the solver's life, and asked at every node: kept here, not asked of `endgame_` each time.
+  int endgame_max_seeds_;
+  BigBuffer transposition_memory_;
+  Entry* entries_ = nullptr;  // the transposition table: buckets of four, in transposition_memory_
+  uint64_t bucket_mask_ = 0;
+  int threads_ = 1;
+  Worker main_;
+  std::unique_ptr<Helpers> helpers_;
+  static constexpr size_t kBusySlots = size_t{1} << 16;
+  std::unique_ptr<std::atomic<uint64_t>[]> busy_;  // parallel solves: see BusyMark
+  // The test being searched (0: none); a thread that sees another value stops.
+  std::atomic<uint64_t> active_generation_{0};
+  uint64_t generation_ = 0;
+  std::atomic<uint64_t> total_nodes_{0};
+  SearchBudget budget_;
+  int lower_ = 0, upper_ = 0;  // proven bounds on the value of the position being solved
+  const std::function<void(const SolveProgress&)>* on_progress_ = nullptr;
+  uint64_t next_report_ = 0;
+  bool aborted_ = false;
+};
+
+}  // namespace mancala

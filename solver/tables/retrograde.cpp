@@ -1,0 +1,251 @@
+#include "solver/tables/retrograde.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <vector>
+
+#include "solver/rules/moves.h"
+#include "solver/tables/rank_walk.h"
+
+namespace mancala {
+
+namespace {
+
+// Marks "no move leaves the layer" in the exits array; a real value is never below -64.
+constexpr int8_t kNoExit = INT8_MIN;
+
+// A phase walks its layer in slices of this many positions, with a progress report after each.
+constexpr uint64_t kSlice = 1 << 22;
+
+template <class Body>
+void sliced(const TableIndex& index, int seeds, const std::string& phase,
+            const LayerProgressFn& progress, Body&& body) {
+  const uint64_t size = index.layer_size(seeds);
+  for (uint64_t begin = 0; begin < size; begin += kSlice) {
+    for_each_rank(index, seeds, begin, std::min(size, begin + kSlice), body);
+    if (progress) progress({seeds, phase, std::min(size, begin + kSlice), size});
+  }
+}
+
+}  // namespace
+
+RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds)
+    : rules_(*table_rules_for(rules)),
+      max_seeds_(max_seeds),
+      index_(2 * rules.houses, max_seeds),
+      layers_(static_cast<size_t>(max_seeds) + 1) {}
+
+void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
+  layers_[seeds] = std::move(values);
+}
+
+namespace {
+
+// The next slot of a sowing by `mover` after `slot`: Kalah skips the opponent's store; Oware
+// skips both stores and the emptied house `origin`.
+int next_sown_slot(const Rules& rules, int h, Side mover, int origin, int slot) {
+  const int ring = 2 * h + 2;
+  while (true) {
+    if (++slot == ring) slot = 0;
+    const bool store = slot == h || slot == 2 * h + 1;
+    if (rules.kind == GameKind::Oware) {
+      if (!store && slot != origin) return slot;
+    } else if (slot != (mover == Side::South ? 2 * h + 1 : h)) {
+      return slot;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Un-moves (see for_each_inner_parent), compiled per game for the builder's hot loop.
+template <GameKind K, class Visit>
+void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visit) {
+  const int h = child.houses;
+  const Side mover = opponent(child.side_to_move);  // who made the inner move
+  const int seeds = child.seeds_on_board();
+  for (int house = 0; house < h; ++house) {
+    const int origin = child.house_slot(mover, house);
+    if (child.slots[origin] != 0) continue;  // an inner move leaves its house empty
+    // Take back one seed after another along the sowing; once a slot has none to give, no
+    // longer sowing can have reached past it either.
+    Position parent = child;
+    parent.side_to_move = mover;
+    int slot = origin;
+    for (int n = 1; n <= seeds; ++n) {
+      slot = next_sown_slot(rules, h, mover, origin, slot);
+      if (slot == origin || parent.slots[slot] == 0) break;
+      --parent.slots[slot];
+      Position candidate = parent;
+      candidate.slots[origin] = static_cast<uint16_t>(n);
+      // The candidate is a parent only if the move is legal there and gives exactly `child`.
+      MoveList moves;
+      generate_moves<K>(rules, candidate, moves);
+      if (moves.contains(static_cast<Move>(house)) &&
+          apply_move<K>(rules, candidate, static_cast<Move>(house)) == child)
+        visit(candidate, static_cast<Move>(house));
+    }
+  }
+}
+
+}  // namespace
+
+void for_each_inner_parent(const Rules& rules, const Position& child,
+                           const std::function<void(const Position&, Move)>& visit) {
+  if (rules.kind == GameKind::Oware)
+    visit_inner_parents<GameKind::Oware>(rules, child, visit);
+  else
+    visit_inner_parents<GameKind::Kalah>(rules, child, visit);
+}
+
+const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds,
+                                                          const LayerProgressFn& progress) {
+  if (rules_.kind == GameKind::Oware)
+    build_layer_for<GameKind::Oware>(seeds, progress);
+  else
+    build_layer_for<GameKind::Kalah>(seeds, progress);
+  return layers_[seeds];
+}
+
+template <GameKind K>
+void RetrogradeBuilder::build_layer_for(int seeds, const LayerProgressFn& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t size = index_.layer_size(seeds);
+  const int h = rules_.houses;
+  const Rules& rules = rules_;
+  const TableIndex& index = index_;
+  const auto& layers = layers_;
+
+  std::vector<int8_t> exits(size);
+  std::vector<uint8_t> inner_left(size);  // inner moves whose child is not (yet) worth >= t
+  std::vector<int8_t> values(size, 0);    // 0 until the position is found won (> 0) or lost (< 0)
+
+  // Phase "exits".
+  sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
+    const Position p = position_from_key(key.counts.data(), h);
+    MoveList moves;
+    generate_moves<K>(rules, p, moves);
+    if (moves.empty()) {  // the game is over: each row to its owner
+      exits[r] = static_cast<int8_t>(final_outcome(rules, p).difference());
+      return;
+    }
+    // Children that leave the layer are looked up in the layers below: work out every rank
+    // first and prefetch, so that the cache misses overlap.
+    int best = kNoExit;
+    int inner = 0;
+    int count = 0;
+    std::array<int, kMaxHouses> gain{}, sign{}, layer{};
+    std::array<uint64_t, kMaxHouses> rank{};
+    for (Move m : moves) {
+      const Position child = apply_move<K>(rules, p, m);
+      if (is_inner_move(seeds, child)) {
+        ++inner;
+        continue;
+      }
+      // The move's store gain, then the child's value, negated when the other side moves next
+      // (table_move_value, with the child's value looked up below).
+      const int left = child.seeds_on_board();
+      gain[count] = store_gain(p, child);
+      sign[count] = child.side_to_move == p.side_to_move ? 1 : -1;
+      layer[count] = left;
+      const TableKey k = table_key(child);
+      rank[count] = index.rank(k.counts.data());
+      __builtin_prefetch(&layers[left][rank[count]]);
+      ++count;
+    }
+    for (int i = 0; i < count; ++i)
+      best = std::max(best, gain[i] + sign[i] * static_cast<int>(layers[layer[i]][rank[i]]));
+    exits[r] = static_cast<int8_t>(best);
+    inner_left[r] = static_cast<uint8_t>(inner);
+  });
+
+  // Phase "levels": for t = s .. 1, the positions worth at least t (won at level t) and at most
+  // -t (lost at level t). A position is won at level t if a move leaving the layer is worth t,
+  // or an inner move reaches a position lost at level t; it is lost at level t if no move
+  // leaving the layer is worth more than -t and every inner move reaches a position won at level
+  // t. Each set is a least fixpoint, grown from the level above by following inner moves
+  // backwards, so the result does not depend on the order of work. What is never won or lost
+  // is worth 0: a draw, or a cycle no side can force its way out of.
+  const auto t1 = std::chrono::steady_clock::now();
+  std::vector<uint64_t> frontier;
+  int levels = 0;
+  for (int t = seeds; t >= 1; --t) {
+    ++levels;
+    frontier.clear();
+    // Seeds of level t: exits worth exactly t; lost positions whose exits just fell to -t.
+    for (uint64_t r = 0; r < size; ++r) {
+      if (values[r] != 0) continue;
+      if (exits[r] == t || (inner_left[r] == 0 && exits[r] == -t)) {
+        values[r] = static_cast<int8_t>(exits[r]);
+        frontier.push_back(r);
+      }
+    }
+    uint64_t settled = 0;
+    while (!frontier.empty()) {
+      std::vector<uint64_t> next;
+#pragma omp parallel
+      {
+        std::vector<uint64_t> found;
+        TableKey key;
+        // Parents are gathered a batch at a time and prefetched before they are updated, so
+        // that the cache misses on the big arrays overlap.
+        std::vector<std::pair<uint64_t, bool>> parents;  // (rank, child won)
+        auto update = [&] {
+          for (const auto& [q, won] : parents) {
+            __builtin_prefetch(&values[q]);
+            __builtin_prefetch(&inner_left[q]);
+          }
+          for (const auto& [q, won] : parents) {
+            std::atomic_ref<int8_t> value(values[q]);
+            if (won) {
+              // One more inner move of q reaches a won position.
+              std::atomic_ref<uint8_t> left(inner_left[q]);
+              if (left.fetch_sub(1, std::memory_order_relaxed) == 1 &&
+                  (exits[q] == kNoExit || exits[q] <= -t)) {
+                int8_t expected = 0;
+                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t)))
+                  found.push_back(q);
+              }
+            } else if (value.load(std::memory_order_relaxed) == 0) {
+              int8_t expected = 0;
+              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t)))
+                found.push_back(q);
+            }
+          }
+          parents.clear();
+        };
+#pragma omp for schedule(dynamic, 256)
+        for (size_t i = 0; i < frontier.size(); ++i) {
+          const uint64_t r = frontier[i];
+          index.unrank(r, seeds, key.counts.data());
+          const Position p = position_from_key(key.counts.data(), h);
+          const bool won = values[r] > 0;
+          visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
+            const TableKey pk = table_key(parent);
+            parents.emplace_back(index.rank(pk.counts.data()), won);
+          });
+          if (parents.size() >= 64) update();
+        }
+        update();
+#pragma omp critical
+        next.insert(next.end(), found.begin(), found.end());
+      }
+      settled += frontier.size();
+      frontier.swap(next);
+      if (progress) progress({seeds, "level " + std::to_string(t), settled, size});
+    }
+  }
+  last_levels_ = levels;
+  const auto t2 = std::chrono::steady_clock::now();
+  last_timings_ = {std::chrono::duration<double>(t1 - t0).count(),
+                   std::chrono::duration<double>(t2 - t1).count()};
+  layers_[seeds] = std::move(values);
+}
+
+}  // namespace mancala

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Checks the include rules between the layers (README, "Folders, lowest layer first"):
+#
+#   solver/rules/    includes nothing else of the project
+#   solver/tables/   includes only solver/rules/ (and itself)
+#   solver/search/   includes solver/rules/ and solver/tables/, never db/ and never the builder
+#                    (solver/tables/retrograde.h)
+#   db/              includes solver/rules/ and solver/tables/, never solver/search/; only
+#                    db/table_build.* includes the builder
+#   tools/, tests/   anything
+#
+# Every project include must also name a file that exists. Prints each violation and exits 1 if
+# there is any. Usage: tests/check_layers.sh [ROOT]   (default: the checkout this script is in)
+#        tests/check_layers.sh --self-test             (shows that a violation is caught)
+set -euo pipefail
+
+check_tree() {
+  local root="$1" violations=0 file line target layer
+  while IFS= read -r file; do
+    layer="${file%%/*}"
+    [[ "$file" == solver/* ]] && layer="solver/$(cut -d/ -f2 <<<"$file")"
+    while IFS= read -r line; do
+      target="$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/' <<<"$line")"
+      case "$target" in solver/* | db/* | tools/* | tests/*) ;; *) continue ;; esac
+      local allowed=""
+      case "$layer" in
+        solver/rules) allowed="solver/rules/" ;;
+        solver/tables) allowed="solver/rules/ solver/tables/" ;;
+        solver/search) allowed="solver/rules/ solver/tables/ solver/search/" ;;
+        db) allowed="solver/rules/ solver/tables/ db/" ;;
+        *) allowed="solver/ db/ tools/ tests/" ;;
+      esac
+      local ok=0 prefix
+      for prefix in $allowed; do [[ "$target" == "$prefix"* ]] && ok=1; done
+      if [[ "$target" == solver/tables/retrograde.h && "$layer" != solver/tables &&
+        "$layer" != tools && "$layer" != tests ]]; then
+        [[ "$file" == db/table_build.* ]] || ok=0
+      fi
+      if ((!ok)); then
+        echo "$file: includes $target, which layer $layer may not include"
+        violations=$((violations + 1))
+      elif [[ ! -f "$root/$target" ]]; then
+        echo "$file: includes $target, which does not exist"
+        violations=$((violations + 1))
+      fi
+    done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "$root/$file" || true)
+  done < <(cd "$root" && find solver db tools tests -type f \( -name '*.h' -o -name '*.cpp' \) 2>/dev/null | sort)
+  if ((violations)); then
+    echo "$violations include(s) cross a layer rule"
+    return 1
+  fi
+  echo "layer includes OK"
+}
+
+if [[ "${1:-}" == --self-test ]]; then
+  scratch="$(mktemp -d)"
+  trap 'rm -rf "$scratch"' EXIT
+  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/db"
+  printf '#include "solver/rules/a.h"\n#include "solver/search/ok.cpp"\n' >"$scratch/solver/search/ok.cpp"
+  touch "$scratch/solver/rules/a.h"
+  check_tree "$scratch" >/dev/null || { echo "self-test: a clean tree was refused"; exit 1; }
+  for bad in 'solver/rules/b.h:#include "solver/search/ok.cpp"' \
+    'db/c.cpp:#include "solver/search/ok.cpp"' \
+    'solver/search/d.cpp:#include "solver/tables/retrograde.h"' \
+    'solver/rules/e.cpp:#include "solver/rules/missing.h"'; do
+    mkdir -p "$scratch/solver/tables" && touch "$scratch/solver/tables/retrograde.h"
+    echo "${bad#*:}" >"$scratch/${bad%%:*}"
+    if check_tree "$scratch" >/dev/null; then
+      echo "self-test: ${bad%%:*} (${bad#*:}) was not caught"
+      exit 1
+    fi
+    rm "$scratch/${bad%%:*}"
+  done
+  echo "self-test OK: every planted violation was caught"
+  exit 0
+fi
+
+check_tree "${1:-$(cd "$(dirname "$0")/.." && pwd)}"

@@ -1,0 +1,143 @@
+// mancala solve GAME [--position P]: the exact value of a whole game, its best moves and a line.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "db/table_values.h"
+#include "solver/search/solve.h"
+#include "tools/cli.h"
+#include "tools/endgame_tables.h"
+#include "tools/progress.h"
+
+namespace mancala::cli {
+
+namespace {
+
+struct SolveCommandOptions {
+  std::string game;
+  std::string position;
+  std::string db;
+  bool no_tables = false;
+  double max_seconds = 0;
+  size_t hash_megabytes = 256;
+  double table_memory_gib = 4;
+  int threads = 0;
+  int guess = 0;
+  bool guess_given = false;
+  bool json = false;
+  bool quiet = false;
+};
+
+std::string move_letters_json(const Position& from, const Rules& rules,
+                              const std::vector<Move>& line) {
+  std::string out;
+  Position q = from;
+  for (Move m : line) {
+    out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", move_letter(q.side_to_move, m));
+    q = apply_move(rules, q, m);
+  }
+  return out;
+}
+
+void run_solve(const SolveCommandOptions& o) {
+  const Rules rules = require_rules(o.game);
+  const Position p = require_position(rules, o.position);
+  const MoveList moves = generate_moves(rules, p);
+  if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
+  if (o.max_seconds < 0) throw UsageError("--max-seconds must be positive");
+  if (o.hash_megabytes < 1) throw UsageError("--hash must be at least 1 (megabytes)");
+  if (o.table_memory_gib < 0) throw UsageError("--table-memory must be at least 0 (GiB)");
+  if (o.threads < 0) throw UsageError("--threads must be at least 1");
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+  std::unique_ptr<db::DecodedTableValues> tables;
+  if (!o.no_tables && rules.kind != GameKind::Congkak)
+    if (std::unique_ptr<db::TableValues> files = open_table_values(rules, o.db, nullptr))
+      tables = std::make_unique<db::DecodedTableValues>(
+          files->shared_tables(), static_cast<uint64_t>(o.table_memory_gib * (1ull << 30)));
+  Solver solver(rules, o.hash_megabytes, tables.get(), std::max(threads, 1));
+  SolveLimits limits;
+  limits.max_seconds = o.max_seconds;
+  StatusLine status(o.quiet || o.json);
+  SolveOptions options;
+  if (o.guess_given) options.guess = o.guess;
+  const SolveResult r = solver.solve(
+      p, limits,
+      [&](const SolveProgress& progress) {
+        status.show(fmt::format("solving: value in [{:+}, {:+}], {} nodes, {}", progress.lower,
+                                progress.upper, format_count(static_cast<double>(progress.nodes)),
+                                format_duration(progress.seconds)));
+      },
+      options);
+  status.finish();
+  const std::string tables_note =
+      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "";
+  if (tables && tables->failures())
+    fmt::print(stderr, "warning: {} table probes failed; the first: {}\n", tables->failures(),
+               tables->first_failure());
+  if (!r.solved)
+    throw Failure(fmt::format(
+        "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
+        r.lower, r.upper, r.nodes, r.seconds));
+  if (o.json) {
+    std::string best_json;
+    for (Move m : r.best)
+      best_json +=
+          fmt::format("{}\"{}\"", best_json.empty() ? "" : ", ", move_letter(p.side_to_move, m));
+    fmt::print(
+        "{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], "
+        "\"nodes\": {}, \"seconds\": {:.3f}, \"value_seconds\": {:.3f}, \"tables\": {}}}\n",
+        json_string(rules.name()), json_string(to_string(p)), r.value, best_json,
+        move_letters_json(p, rules, r.pv), r.nodes, r.seconds, r.value_seconds,
+        tables ? tables->tables().max_seeds() : -1);
+    return;
+  }
+  std::string best_text;
+  for (Move m : r.best)
+    best_text += fmt::format("{}{}", best_text.empty() ? "" : " ", move_letter(p.side_to_move, m));
+  fmt::print("{} from {}\n", rules.name(), to_string(p));
+  fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", r.value,
+             side_name(p.side_to_move));
+  fmt::print("best       {}\n", best_text);
+  fmt::print("line       {}\n", format_line(rules, p, r.pv));
+  fmt::print("searched   {} nodes in {:.2f} s (value proven in {:.2f} s){}\n", r.nodes, r.seconds,
+             r.value_seconds, tables_note);
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& app) {
+  auto o = std::make_shared<SolveCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "solve", "The exact value of a whole game (or a position) with perfect play");
+  cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah:4:3, oware:2")->required();
+  cmd->add_option("--position,-p", o->position, "Solve this position instead of the start");
+  cmd->add_option("--db", o->db,
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
+  cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)");
+  cmd->add_option("--hash", o->hash_megabytes,
+                  "Transposition table size in megabytes (default 256)");
+  cmd->add_option("--table-memory", o->table_memory_gib,
+                  "Gibibytes of endgame tables to hold decoded in memory (default 4)");
+  cmd->add_option("--threads,-t", o->threads,
+                  "Threads searching together (default: all cores; 1 gives the same line every "
+                  "run)");
+  CLI::Option* guess =
+      cmd->add_option("--guess", o->guess,
+                      "Start by testing whether the value is at least this (default: a short "
+                      "search's score); with --max-seconds it picks the bound to prove first");
+  cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
+  cmd->callback([o, guess] {
+    o->guess_given = guess->count() > 0;
+    run_solve(*o);
+  });
+}
+
+}  // namespace mancala::cli

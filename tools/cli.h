@@ -47,5 +47,6 @@ void add_db_command(CLI::App& app);
 void add_match_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace mancala::cli

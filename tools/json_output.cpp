@@ -1,0 +1,122 @@
+#include "tools/json_output.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "solver/moves.h"
+#include "solver/sowing_trace.h"
+
+namespace mancala::json_output {
+
+std::string dump(const Json& json) {
+  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string side_name(Side side) {
+  return side == Side::South ? "South" : "North";
+}
+
+std::string category(int score) {
+  return score > 0 ? "win" : score < 0 ? "loss" : "draw";
+}
+
+int field_of_slot(int houses, int slot) {
+  if (slot < houses) return slot;           // South's houses
+  if (slot == houses) return 2 * houses;    // South's store
+  if (slot <= 2 * houses) return slot - 1;  // North's houses
+  return 2 * houses + 1;                    // North's store
+}
+
+Json fields_of_slots(int houses, uint32_t slots) {
+  std::vector<int> fields;
+  for (; slots; slots &= slots - 1)
+    fields.push_back(field_of_slot(houses, std::countr_zero(slots)));
+  std::sort(fields.begin(), fields.end());
+  return fields;
+}
+
+Json board_json(const Position& p) {
+  Json south = Json::array(), north = Json::array();
+  for (int i = 0; i < p.houses; ++i) {
+    south.push_back(p.house(Side::South, i));
+    north.push_back(p.house(Side::North, i));
+  }
+  return Json{{"south", south},
+              {"north", north},
+              {"south_store", p.store(Side::South)},
+              {"north_store", p.store(Side::North)}};
+}
+
+Json outcome_json(const Outcome& outcome, bool repetition) {
+  const char* winner = outcome.winner == Winner::South   ? "South"
+                       : outcome.winner == Winner::North ? "North"
+                                                         : "draw";
+  return Json{{"winner", winner},
+              {"south", outcome.south_store},
+              {"north", outcome.north_store},
+              {"repetition", repetition}};
+}
+
+Json move_letters_json(const Rules& rules, const Position& from, const std::vector<Move>& line) {
+  Json letters = Json::array();
+  Position p = from;
+  for (Move m : line) {
+    if (!generate_moves(rules, p).contains(m)) break;
+    letters.push_back(std::string(1, move_letter(p.side_to_move, m)));
+    p = apply_move(rules, p, m);
+  }
+  return letters;
+}
+
+Json move_json(const Rules& rules, const Position& before, Move move, bool ended_by_repetition) {
+  const MoveTrace trace = trace_move(rules, before, move);
+  const int h = rules.houses;
+  Json sowings = Json::array();
+  for (const Sowing& s : trace.sowings) {
+    Json slots = Json::array();
+    for (int slot : s.slots) slots.push_back(field_of_slot(h, slot));
+    sowings.push_back(
+        Json{{"from", field_of_slot(h, s.from)}, {"seeds", s.seeds}, {"slots", std::move(slots)}});
+  }
+  return Json{{"move", std::string(1, move_letter(before.side_to_move, move))},
+              {"side", side_name(before.side_to_move)},
+              {"position", to_string(trace.after)},
+              {"extra_turn", trace.extra_turn && !ended_by_repetition},
+              {"captured", trace.captured},
+              {"captured_slots", fields_of_slots(h, trace.captured_slots)},
+              {"grand_slam", trace.grand_slam},
+              {"game_over", trace.game_over || ended_by_repetition},
+              {"last_slot", field_of_slot(h, trace.last_slot)},
+              {"sowing", std::move(sowings)}};
+}
+
+Json game_state_json(const Game& game) {
+  const Rules& rules = game.rules();
+  const Position& p = game.position();
+  Json moves = Json::array();
+  for (Move m : game.legal_moves()) moves.push_back(move_json(rules, p, m));
+  return Json{{"game", rules.name()},
+              {"houses", rules.houses},
+              {"position", to_string(p)},
+              {"board", board_json(p)},
+              {"side_to_move", side_name(p.side_to_move)},
+              {"seeds_on_board", p.seeds_on_board()},
+              {"game_over", game.is_over()},
+              {"result", game.is_over() ? outcome_json(game.outcome(), game.ended_by_repetition())
+                                        : Json(nullptr)},
+              {"moves", std::move(moves)}};
+}
+
+Json thinking_json(const Rules& rules, const Position& root, int level, const Thinking& thinking) {
+  const bool searched = level >= 3;
+  return Json{{"level", level},
+              {"depth", thinking.depth},
+              {"score", searched ? Json(thinking.score) : Json(nullptr)},
+              {"exact", searched && thinking.exact},
+              {"from_tables", thinking.from_tables},
+              {"pv", move_letters_json(rules, root, thinking.pv)},
+              {"nodes", thinking.nodes},
+              {"seconds", thinking.seconds}};
+}
+
+}  // namespace mancala::json_output

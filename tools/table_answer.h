@@ -1,0 +1,33 @@
+// A position and every move from it valued from the endgame tables: what `mancala db query`
+// prints, for the web API's /tables and /analyse answers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/table_set.h"
+#include "solver/position.h"
+#include "solver/rules.h"
+
+namespace mancala {
+
+struct TableMoveValue {
+  Move move = 0;
+  int value = 0;  // for the mover: its gain by the move and what follows with perfect play
+};
+
+struct TableAnswer {
+  db::ProbeStatus status = db::ProbeStatus::Failed;
+  std::string message;                // why not, unless Ok
+  int value = 0;                      // the position's table value for the side to move
+  std::vector<TableMoveValue> moves;  // every legal move, in house order
+
+  bool ok() const { return status == db::ProbeStatus::Ok; }
+};
+
+// Values `p` and each of its moves. A game over by its own rules (the Oware majority) is worth
+// what the rules give, with no moves. NotCovered when the tables hold fewer seeds than `p` has
+// on the board, Failed when a layer cannot be read.
+TableAnswer value_every_move(const Rules& rules, const db::TableSet& tables, const Position& p);
+
+}  // namespace mancala

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <future>
@@ -277,6 +278,7 @@ struct WebServer::Impl {
   std::string retry_after;
   std::atomic<uint64_t> busy_replies{0};
   std::atomic<socket_t> listening_socket{INVALID_SOCKET};
+  std::atomic<bool> run_entered{false}, run_finished{false}, stop_requested{false};
 };
 
 WebServer::WebServer(const ServeOptions& options) : impl_(std::make_unique<Impl>(options)) {}
@@ -304,12 +306,23 @@ Expected<int> WebServer::bind() {
   return port;
 }
 
+// The library ignores stop() until its accept loop runs, so a stop() that comes first is
+// remembered: run() then returns at once, or stop() waits for the loop to start.
 void WebServer::run() {
-  impl_->server.listen_after_bind();
+  impl_->run_entered = true;
+  if (!impl_->stop_requested) impl_->server.listen_after_bind();
+  impl_->run_finished = true;
 }
 
 void WebServer::stop() {
+  impl_->stop_requested = true;
+  while (impl_->run_entered && !impl_->run_finished && !impl_->server.is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl_->server.stop();
+}
+
+bool WebServer::running() const {
+  return impl_->server.is_running();
 }
 
 const WebApi& WebServer::api() const {

@@ -42,6 +42,8 @@ class WebServer {
   // Serves until stop() (from another thread or a signal thread); call after bind().
   void run();
   void stop();
+  // The accept loop is running (run() was called and has not stopped).
+  bool running() const;
 
   const WebApi& api() const;
   // Requests answered 503 so far (compute queue or connection queue full).

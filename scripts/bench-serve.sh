@@ -85,7 +85,7 @@ PATHS_FILE="$work/paths.txt" REQUESTS_PER_THREAD=$((requests / 2)) \
   >"$work/tables.txt"
 kill -INT "$moves" 2>/dev/null || true
 wait "$moves" 2>/dev/null || true
-peak_kb="$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$server/status")"
+peak_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")"
 
 /usr/bin/python3 - "$work" "$connections" "$peak_kb" <<'PY'
 import re, sys

@@ -1,6 +1,7 @@
 #include "tools/web_api.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -332,25 +333,31 @@ ApiReply WebApi::tables(const Params& params) const {
     for (const TableMoveValue& m : sorted) {
       const std::string letter(1, move_letter(p.side_to_move, m.move));
       const int move_score = score_of(p, m.value);
-      moves.push_back(Json{{"move", letter},
-                           {"value", m.value},
-                           {"score", move_score},
-                           {"category", category(move_score)},
-                           {"position", to_string(apply_move(rules, p, m.move))}});
+      Json entry;
+      entry["move"] = letter;
+      entry["value"] = m.value;
+      entry["score"] = move_score;
+      entry["category"] = category(move_score);
+      entry["position"] = to_string(apply_move(rules, p, m.move));
+      moves.push_back(std::move(entry));
       if (m.value == sorted.front().value) best.push_back(letter);
     }
-    return ApiReply{
-        200, Json{{"game", rules.name()},
-                  {"position", to_string(p)},
-                  {"side_to_move", side_name(p.side_to_move)},
-                  {"seeds_on_board", p.seeds_on_board()},
-                  {"game_over", r.game.is_over()},
-                  {"value", a.value},
-                  {"score", score},
-                  {"category", category(score)},
-                  {"moves", std::move(moves)},
-                  {"best", std::move(best)},
-                  {"tables", {{"table", rules.table_name()}, {"max_seeds", tables->max_seeds()}}}}};
+    Json table;
+    table["table"] = rules.table_name();
+    table["max_seeds"] = tables->max_seeds();
+    Json answer;
+    answer["game"] = rules.name();
+    answer["position"] = to_string(p);
+    answer["side_to_move"] = side_name(p.side_to_move);
+    answer["seeds_on_board"] = p.seeds_on_board();
+    answer["game_over"] = r.game.is_over();
+    answer["value"] = a.value;
+    answer["score"] = score;
+    answer["category"] = category(score);
+    answer["moves"] = std::move(moves);
+    answer["best"] = std::move(best);
+    answer["tables"] = std::move(table);
+    return ApiReply{200, std::move(answer)};
   });
 }
 

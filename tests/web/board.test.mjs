@@ -186,6 +186,18 @@ test('undo takes back your move and the computer\'s answer', async () => {
   await close(session);
 });
 
+test('the computer opens when it moves first, and plays South', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'congkak', opponent: 3, first: 'computer'});
+  assert.notEqual(await position(page), '7-7-7-7-7-7-7-7-7-7-7-7-7-7-0-0-S');
+  assert.match(await page.locator('#status').textContent(), /Your move|You win|wins|draw/);
+  assert.equal(await page.locator('#north-caption').textContent(), 'North: You');
+  assert.equal(await page.locator('#south-caption').textContent(), 'South: Computer, level 3');
+  await shots(page, 'computer-first');
+  await close(session);
+});
+
 test('the sowing is drawn seed by seed and a tap skips it', async () => {
   const session = await open({reducedMotion: 'no-preference'});
   const {page} = session;

@@ -325,6 +325,27 @@ TEST_F(ServeApi, TablesAreNotFoundOutsideThem) {
       404);  // no awari tables built
 }
 
+TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
+  // A copy of the Kalah tables whose 3-seed layer lost its end.
+  const fs::path copy = fs::path(::testing::TempDir()) /
+                        ("serve_corrupt_db_" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+  fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
+  ServeOptions o = options();
+  o.database_dir = copy.string();
+  {
+    RunningServer corrupt(o);
+    const auto r =
+        corrupt.client()->Get("/api/v1/tables?game=kalah&position=1-1-0-0-0-0-0-0-0-0-1-0-24-21-S");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 500);
+    EXPECT_NE(body_of(r)["error"].get<std::string>().find("seeds-03.mtb"), std::string::npos);
+  }
+  fs::remove_all(copy);
+}
+
 // ------------------------------------------------------------------ computer moves
 
 TEST_F(ServeApi, Level1PlaysALegalMoveAndSaysHowItThought) {

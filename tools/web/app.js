@@ -320,7 +320,8 @@ async function animate(move, before) {
   if (reducedMotion.matches) return;
   const counts = before.slice();
   const seeds = move.sowing.reduce((n, s) => n + s.seeds, 0);
-  const delay = Math.max(30, Math.min(150, 2000 / Math.max(1, seeds)));
+  // 150 ms a seed, faster for long sowings: about 2 s at most for any move.
+  const delay = Math.max(5, Math.min(150, 2000 / Math.max(1, seeds)));
   const animation = {skipped: false, wake: null};
   animation.skip = () => {
     animation.skipped = true;

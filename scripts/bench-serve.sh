@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Load test of `mancala serve` on loopback, bounded in requests and time: a fixed number of
-# endgame-table queries (GET /api/v1/tables, CONNECTIONS keep-alive connections, default 64)
-# with wrk, and at the same time computer moves (POST /api/v1/move, level 4, 4 connections).
+# Load test of `mancala serve` on loopback, bounded in time: endgame-table queries (GET
+# /api/v1/tables) over CONNECTIONS keep-alive connections (default 64) with wrk for SECONDS
+# (default 10; wrk runs for a duration, and the number of requests it made is printed), alone,
+# then again while computer moves are asked alongside (POST /api/v1/move, level 4, 4
+# connections).
 # Prints table queries per second, their p50/p99/max latency, computer moves per second under
 # that load, errors of each (non-2xx answers and socket errors: 0 below the queue limit) and the
 # server's peak memory. wrk shares the machine with the server.
@@ -9,10 +11,10 @@
 # The tables are the default ones (Kalah 6 houses and Oware abapa to 14 seeds, as scripts/run.sh
 # builds them) in DB (default $MANCALA_DB or ~/.local/share/mancala/db); the queries are 2000
 # random positions with 8 to 14 seeds on the board, half Kalah, half Oware.
-# Usage: scripts/bench-serve.sh [REQUESTS] [CONNECTIONS] [DB]
+# Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [DB]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-requests="${1:-200000}"
+seconds="${1:-10}"
 connections="${2:-64}"
 db="${3:-${MANCALA_DB:-$HOME/.local/share/mancala/db}}"
 "$root/scripts/install-deps.sh"
@@ -74,17 +76,21 @@ PY
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/Model name: *//p'); server $url, tables:"
 sed -n 's/^endgame tables: /  /p' "$work/server.out"
 
-# Warm up (tables mapped, caches filled), then the measured run with moves alongside.
-PATHS_FILE="$work/paths.txt" REQUESTS_PER_THREAD=2000 \
-  wrk -t2 -c"$connections" -d30s -s "$root/scripts/bench-serve/tables.lua" "$url" >/dev/null
-BODIES_FILE="$work/bodies.txt" REQUESTS_PER_THREAD=1000000 \
-  wrk -t1 -c4 -d120s -s "$root/scripts/bench-serve/moves.lua" "$url" >"$work/moves.txt" &
+# Warm up (tables mapped, caches filled); then the table queries alone, then again with
+# computer moves asked alongside.
+tables() {
+  PATHS_FILE="$work/paths.txt" wrk -t2 -c"$connections" -d"$1" --latency \
+    -s "$root/scripts/bench-serve/tables.lua" "$url"
+}
+tables 3s >/dev/null
+tables "${seconds}s" >"$work/alone.txt"
+BODIES_FILE="$work/bodies.txt" \
+  wrk -t1 -c4 -d"$((seconds + 2))s" -s "$root/scripts/bench-serve/moves.lua" "$url" \
+  >"$work/moves.txt" &
 moves=$!
-PATHS_FILE="$work/paths.txt" REQUESTS_PER_THREAD=$((requests / 2)) \
-  wrk -t2 -c"$connections" -d120s --latency -s "$root/scripts/bench-serve/tables.lua" "$url" \
-  >"$work/tables.txt"
-kill -INT "$moves" 2>/dev/null || true
-wait "$moves" 2>/dev/null || true
+sleep 1
+tables "${seconds}s" >"$work/tables.txt"
+wait "$moves"
 peak_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")"
 
 /usr/bin/python3 - "$work" "$connections" "$peak_kb" <<'PY'
@@ -103,19 +109,23 @@ def parse(name):
     socket = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)",
                                              re.search(r"Socket errors:.*", text).group(0))) \
         if "Socket errors" in text else 0
+    def seconds(m):
+        return float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[m.group(2)] if m else 0.0
     latency = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)\b", text)
     return {"requests": int(number(r"(\d+) requests in")),
-            "seconds": number(r"requests in ([\d.]+)s"),
+            "seconds": seconds(re.search(r"requests in ([\d.]+)(ms|s|m|h)\b", text)),
             "rate": number(r"Requests/sec:\s+([\d.]+)"),
             "p50": ms("50%"), "p99": ms("99%"),
             "max": float(latency.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[latency.group(2)]
                    if latency else float("nan"),
             "non2xx": int(number(r"Non-2xx or 3xx responses: (\d+)")), "socket": socket}
-t, m = parse("tables"), parse("moves")
-print(f"table queries: {t['requests']} at {connections} connections in {t['seconds']:.1f} s: "
-      f"{t['rate']:.0f} per second, latency p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
-      f"max {t['max']:.1f} ms; "
-      f"errors: {t['non2xx']} non-2xx, {t['socket']} socket")
+def table_line(title, t):
+    print(f"{title}: {t['requests']} at {connections} connections in {t['seconds']:.1f} s: "
+          f"{t['rate']:.0f} per second, latency p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
+          f"max {t['max']:.1f} ms; errors: {t['non2xx']} non-2xx, {t['socket']} socket")
+a, t, m = parse("alone"), parse("tables"), parse("moves")
+table_line("table queries alone", a)
+table_line("table queries with moves alongside", t)
 print(f"computer moves (level 4, 4 connections) alongside: {m['requests']} in "
       f"{m['seconds']:.1f} s: {m['rate']:.1f} per second; errors: {m['non2xx']} non-2xx, "
       f"{m['socket']} socket")

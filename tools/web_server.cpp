@@ -23,6 +23,7 @@ namespace mancala::web {
 namespace {
 
 constexpr const char* kJson = "application/json; charset=utf-8";
+constexpr int kComputeNice = 10;
 
 // Set on the thread that answers a connection which found every connection thread busy.
 thread_local bool t_shedding = false;
@@ -83,7 +84,9 @@ struct WebServer::Impl {
         api(o.database_dir, o.limits),
         workers(o.threads > 0 ? static_cast<size_t>(o.threads)
                               : std::max(1u, std::thread::hardware_concurrency())),
-        compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers) {
+        // Thinking runs at a lower priority than the connection threads: a table look-up
+        // waits for no computer move (measured: see README, "Measured load").
+        compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
     // Busy: by then the moves thinking now are done.
     retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));
     for (const WebAsset& asset : web_assets()) etags.push_back(etag_of(asset.data));

@@ -4,6 +4,9 @@
 // seconds.
 #pragma once
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -16,9 +19,15 @@ namespace mancala::web {
 
 class WorkQueue {
  public:
-  // `threads` workers; at most `max_waiting` jobs wait for one (beyond those being run).
-  WorkQueue(size_t threads, size_t max_waiting) : max_waiting_(max_waiting) {
-    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  // `threads` workers; at most `max_waiting` jobs wait for one (beyond those being run). The
+  // workers run `nice` steps below the calling thread's priority (Linux schedules threads one
+  // by one), so that long jobs give way to quick ones on other threads.
+  WorkQueue(size_t threads, size_t max_waiting, int nice = 0) : max_waiting_(max_waiting) {
+    for (size_t i = 0; i < threads; ++i)
+      workers_.emplace_back([this, nice] {
+        if (nice > 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
+        work();
+      });
   }
   ~WorkQueue() { shutdown(); }
   WorkQueue(const WorkQueue&) = delete;

@@ -1,9 +1,8 @@
 -- wrk script for scripts/bench-serve.sh: GET requests cycling through the paths in PATHS_FILE
--- (one a line), each thread stopping after REQUESTS_PER_THREAD answers.
+-- (one a line).
 local paths = {}
 for line in io.lines(os.getenv("PATHS_FILE")) do paths[#paths + 1] = line end
-local limit = tonumber(os.getenv("REQUESTS_PER_THREAD"))
-local sent, answered = 0, 0
+local sent = 0
 
 function setup(thread)
   thread:set("offset", math.random(#paths))
@@ -12,9 +11,4 @@ end
 function request()
   sent = sent + 1
   return wrk.format("GET", paths[(sent + (offset or 0)) % #paths + 1])
-end
-
-function response(status, headers, body)
-  answered = answered + 1
-  if answered >= limit then wrk.thread:stop() end
 end

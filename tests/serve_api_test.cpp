@@ -327,8 +327,8 @@ TEST_F(ServeApi, TablesAreNotFoundOutsideThem) {
 
 TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
   // A copy of the Kalah tables whose 3-seed layer lost its end.
-  const fs::path copy = fs::path(::testing::TempDir()) /
-                        ("serve_corrupt_db_" + std::to_string(::getpid()));
+  const fs::path copy =
+      fs::path(::testing::TempDir()) / ("serve_corrupt_db_" + std::to_string(::getpid()));
   fs::remove_all(copy);
   fs::create_directories(copy);
   fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);

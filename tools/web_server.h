@@ -4,9 +4,9 @@
 // long as it stays open (keep-alive); the cheap requests (games, positions, table look-ups,
 // records, levels 1 and 2) are answered there. Computer moves of levels 3-6 and analyses go to
 // a fixed compute pool (`threads`, at a lower priority) through a bounded queue (`queue`): when
-// it is full the answer is 503 with Retry-After at once. Connections that find every connection thread busy
-// wait in a bounded queue too, beyond which they get the same 503. Bodies are bounded
-// (`max_body_bytes`, 413), request lines by the library (8 KiB, 414), thinking time by
+// it is full the answer is 503 with Retry-After at once. Connections that find every connection
+// thread busy wait in a bounded queue too, beyond which they get the same 503. Bodies are
+// bounded (`max_body_bytes`, 413), request lines by the library (8 KiB, 414), thinking time by
 // ApiLimits. The web app's files are compiled in (tools/web_assets.h): no request reads a file.
 #pragma once
 

@@ -120,6 +120,37 @@ Json game_state_json(const Game& game) {
   return state;
 }
 
+Json table_answer_json(const Rules& rules, const Position& p, const TableAnswer& answer,
+                       bool game_over) {
+  const int score = p.mover_lead() + answer.value;
+  Json moves = Json::array(), best = Json::array();
+  const std::vector<TableMoveValue> sorted = best_first(answer.moves);
+  for (const TableMoveValue& m : sorted) {
+    const std::string letter(1, move_letter(p.side_to_move, m.move));
+    const int move_score = p.mover_lead() + m.value;
+    Json entry;
+    entry["move"] = letter;
+    entry["value"] = m.value;
+    entry["score"] = move_score;
+    entry["category"] = category(move_score);
+    entry["position"] = to_string(apply_move(rules, p, m.move));
+    moves.push_back(std::move(entry));
+    if (m.value == sorted.front().value) best.push_back(letter);
+  }
+  Json j;
+  j["game"] = rules.name();
+  j["position"] = to_string(p);
+  j["side_to_move"] = side_name(p.side_to_move);
+  j["seeds_on_board"] = p.seeds_on_board();
+  j["game_over"] = game_over;
+  j["value"] = answer.value;
+  j["score"] = score;
+  j["category"] = category(score);
+  j["moves"] = std::move(moves);
+  j["best"] = std::move(best);
+  return j;
+}
+
 Json thinking_json(const Rules& rules, const Position& root, int level, const Thinking& thinking) {
   const bool searched = level >= 3;
   Json k;

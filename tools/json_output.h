@@ -13,6 +13,7 @@
 #include "solver/players.h"
 #include "solver/position.h"
 #include "solver/rules.h"
+#include "tools/table_answer.h"
 
 namespace mancala::json_output {
 
@@ -50,6 +51,13 @@ Json move_json(const Rules& rules, const Position& before, Move move,
 // A game as it stands: game, houses, position, board, side to move, seeds on the board, whether
 // it is over and its result (null while it goes on), and every legal move as a move_json.
 Json game_state_json(const Game& game);
+
+// What the endgame tables say of `p` (an Ok TableAnswer): the fields of `mancala db query
+// --json` (game, position, side_to_move, seeds_on_board, value, score, moves with each "move"
+// and "value", best) and, for the web API, game_over, the category of the score, and each
+// move's score, category and the position after it. Moves best first, ties in house order.
+Json table_answer_json(const Rules& rules, const Position& p, const TableAnswer& answer,
+                       bool game_over);
 
 // A computer's thinking for a move from `root`: level, depth, score (for the mover), exact,
 // from_tables, principal variation as letters, nodes, seconds. Levels 1 and 2 do not search:

@@ -1,9 +1,18 @@
 #include "tools/table_answer.h"
 
+#include <algorithm>
+
 #include "solver/moves.h"
 #include "solver/retrograde.h"
 
 namespace mancala {
+
+std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
+  std::stable_sort(
+      moves.begin(), moves.end(),
+      [](const TableMoveValue& a, const TableMoveValue& b) { return a.value > b.value; });
+  return moves;
+}
 
 TableAnswer value_every_move(const Rules& rules, const db::TableSet& tables, const Position& p) {
   TableAnswer answer;

@@ -25,6 +25,9 @@ struct TableAnswer {
   bool ok() const { return status == db::ProbeStatus::Ok; }
 };
 
+// The moves best first, ties in house order.
+std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves);
+
 // Values `p` and each of its moves. A game over by its own rules (the Oware majority) is worth
 // what the rules give, with no moves. NotCovered when the tables hold fewer seeds than `p` has
 // on the board, Failed when a layer cannot be read.

@@ -158,14 +158,6 @@ int score_of(const Position& p, int value) {
   return p.mover_lead() + value;
 }
 
-// Best first, ties in house order.
-std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
-  std::stable_sort(
-      moves.begin(), moves.end(),
-      [](const TableMoveValue& a, const TableMoveValue& b) { return a.value > b.value; });
-  return moves;
-}
-
 // A line of best moves from the tables after `first` (at most `plies` sowings; Oware can cycle).
 std::vector<Move> table_line(const Rules& rules, const db::TableSet& tables, const Position& p,
                              Move first, int plies) {
@@ -327,35 +319,10 @@ ApiReply WebApi::tables(const Params& params) const {
           (p.side_to_move == Side::South ? end.difference() : -end.difference()) - p.mover_lead();
       a.moves.clear();
     }
-    const int score = score_of(p, a.value);
-    Json moves = Json::array(), best = Json::array();
-    const std::vector<TableMoveValue> sorted = best_first(a.moves);
-    for (const TableMoveValue& m : sorted) {
-      const std::string letter(1, move_letter(p.side_to_move, m.move));
-      const int move_score = score_of(p, m.value);
-      Json entry;
-      entry["move"] = letter;
-      entry["value"] = m.value;
-      entry["score"] = move_score;
-      entry["category"] = category(move_score);
-      entry["position"] = to_string(apply_move(rules, p, m.move));
-      moves.push_back(std::move(entry));
-      if (m.value == sorted.front().value) best.push_back(letter);
-    }
+    Json answer = json_output::table_answer_json(rules, p, a, r.game.is_over());
     Json table;
     table["table"] = rules.table_name();
     table["max_seeds"] = tables->max_seeds();
-    Json answer;
-    answer["game"] = rules.name();
-    answer["position"] = to_string(p);
-    answer["side_to_move"] = side_name(p.side_to_move);
-    answer["seeds_on_board"] = p.seeds_on_board();
-    answer["game_over"] = r.game.is_over();
-    answer["value"] = a.value;
-    answer["score"] = score;
-    answer["category"] = category(score);
-    answer["moves"] = std::move(moves);
-    answer["best"] = std::move(best);
     answer["tables"] = std::move(table);
     return ApiReply{200, std::move(answer)};
   });

@@ -369,15 +369,14 @@ TEST_F(ServeApi, ProPlaysAnExactBestMoveInsideTheTables) {
   EXPECT_EQ(m["thinking"]["score"], 2);
 }
 
-TEST_F(ServeApi, ProThinksNoLongerThanTheServersCap) {
-  const auto start = std::chrono::steady_clock::now();
+TEST_F(ServeApi, ProThinksWithinTheServersCap) {
+  // The cap is 0.5 s: Pro's search gets four sixths of it (its solver the rest), where `play`
+  // gives it 4 s. The search's own clock is checked, not the wall: a loaded machine may keep the
+  // request waiting, but the search stops on time.
   const json m = body_of(post("/api/v1/move", R"({"game": "kalah:6:6", "level": 6})"));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(m["move"].get<std::string>().size(), 1u);
-  // The cap is 0.5 s; without it Pro would think 6 s (its `play` budget). The bound leaves room
-  // for a loaded machine and a sanitized build.
-  EXPECT_LT(seconds, 4.0);
+  EXPECT_EQ(m["thinking"]["from_tables"], false);
+  EXPECT_LT(m["thinking"]["seconds"].get<double>(), 1.0);  // 0.33 s, and 4 s uncapped
 }
 
 TEST_F(ServeApi, MoveFromAnEndedGameIs400) {
@@ -401,14 +400,10 @@ TEST_F(ServeApi, AnalysisInsideTheTablesIsExact) {
 }
 
 TEST_F(ServeApi, AnalysisOutsideTheTablesIsASearchWithinTheCap) {
-  const auto start = std::chrono::steady_clock::now();
   const json a = body_of(get("/api/v1/analyse?game=congkak&time=60"));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(a["source"], "search");
   EXPECT_EQ(a["seconds"], 1.0);  // asked 60, capped at the server's 1
   EXPECT_EQ(a["moves"].size(), 7u);
-  EXPECT_LT(seconds, 20.0);  // capped at 1 s, not the 60 asked (room for a loaded machine)
   for (const json& m : a["moves"]) EXPECT_EQ(m.contains("category"), m["exact"] == true);
 }
 

@@ -39,10 +39,8 @@ void set_thread_count(int threads);
 bool stdout_is_color_terminal();
 bool stderr_is_terminal();
 
-std::string json_string(std::string_view text);
 // A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
 std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves);
-std::string side_name(Side side);  // "South" / "North"
 
 // Subcommands, one file each.
 void add_perft_command(CLI::App& app);

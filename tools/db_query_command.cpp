@@ -10,6 +10,7 @@
 #include "db/table_values.h"
 #include "solver/rules/moves.h"
 #include "tools/cli.h"
+#include "tools/json_output.h"
 #include "tools/table_answer.h"
 
 namespace mancala::cli {
@@ -36,21 +37,10 @@ void run_query(const QueryOptions& options) {
   // empty); a game already over by its own rules is worth what they give (table_answer.h).
   const TableAnswer probe = value_every_move(rules, db::TableValues(*tables), p);
   if (!probe.ok()) throw Failure(probe.message);
-  std::vector<char> best;
-  for (const TableMoveValue& m : probe.moves)
-    if (m.value == probe.value) best.push_back(move_letter(mover, m.move));
 
   if (options.json) {
-    std::string move_list, best_list;
-    for (const TableMoveValue& m : probe.moves)
-      move_list += fmt::format("{}{{\"move\": \"{}\", \"value\": {}}}",
-                               move_list.empty() ? "" : ", ", move_letter(mover, m.move), m.value);
-    for (char b : best) best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ", b);
-    fmt::print(
-        "{{\"game\": {}, \"position\": {}, \"side_to_move\": \"{}\", \"seeds_on_board\": {}, "
-        "\"value\": {}, \"score\": {}, \"moves\": [{}], \"best\": [{}]}}\n",
-        json_string(rules.name()), json_string(to_string(p)), side_name(mover), seeds, probe.value,
-        stores + probe.value, move_list, best_list);
+    fmt::print("{}\n", json_output::dump(json_output::table_answer_json(rules, p, probe,
+                                                                        is_game_over(rules, p))));
     return;
   }
   fmt::print("position   {} ({} to move, {} seeds on the board)\n", to_string(p), side_name(mover),

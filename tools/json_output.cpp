@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "solver/rules/moves.h"
 #include "solver/rules/sowing_trace.h"
@@ -12,8 +13,9 @@ std::string dump(const Json& json) {
   return json.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string side_name(Side side) {
-  return side == Side::South ? "South" : "North";
+double rounded(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
 }
 
 std::string category(int score) {

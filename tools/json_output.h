@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "solver/rules/game.h"
-#include "solver/search/players.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/search/players.h"
 #include "tools/table_answer.h"
 
 namespace mancala::json_output {
@@ -23,7 +23,8 @@ using Json = nlohmann::ordered_json;
 // place of the bad bytes instead of failing.
 std::string dump(const Json& json);
 
-std::string side_name(Side side);  // "South" / "North"
+// `x` rounded to `decimals` decimal places: measured times and rates, without noise digits.
+double rounded(double x, int decimals);
 // "win", "draw" or "loss" for a predicted final store difference.
 std::string category(int score);
 

@@ -18,7 +18,7 @@ namespace mancala::web {
 using json_output::category;
 using json_output::move_json;
 using json_output::move_letters_json;
-using json_output::side_name;
+
 
 namespace {
 

@@ -60,5 +60,6 @@ void add_db_bench_command(CLI::App& db);
 void add_match_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
+void add_engine_command(CLI::App& app);
 
 }  // namespace mancala::cli

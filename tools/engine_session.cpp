@@ -253,9 +253,10 @@ void EngineSession::execute(const std::string& line) {
   const std::string& command = words[0];
   if (command == "uci")
     command_uci();
-  else if (command == "isready")
+  else if (command == "isready") {
+    prepare_search();  // the search's tables are made now, not in the next go
     say("readyok");
-  else if (command == "ucinewgame")
+  } else if (command == "ucinewgame")
     command_newgame();
   else if (command == "setoption")
     command_setoption(words);
@@ -318,8 +319,10 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     const std::optional<int> level = parse_number<int>(value);
     if (!level || *level < kMinLevel || *level > kMaxLevel)
       return bad(fmt::format("'{}' is not a level from {} to {}", value, kMinLevel, kMaxLevel));
+    // Only the Pro level's search differs (the tables, the solver): levels 3-5 share theirs.
+    if ((*level == kMaxLevel) != (settings_.level == kMaxLevel)) search_stale_ = true;
     settings_.level = *level;
-    search_stale_ = true;
+    chooser_.reset();
   } else if (key == "usetables") {
     if (value != "true" && value != "false") return bad("'" + value + "' is not true or false");
     settings_.use_tables = value == "true";
@@ -382,7 +385,8 @@ void EngineSession::prepare_search() {
     tables_.reset();
     tables_opened_ = false;
   } else if (!tables_opened_) {
-    // Opened on the first search that needs them, not at start-up: `uci` is answered at once.
+    // Opened at the first isready or go that needs them, not at start-up: `uci` is answered at
+    // once.
     std::string why_not;
     tables_ = open_table_values(rules, settings_.tables_path, &why_not);
     tables_opened_ = true;
@@ -466,7 +470,8 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
   // not when the GUI limits the depth, which is how it asks for a weaker player.
   const bool solver_phase = solver_ && !go.depth && (seconds > 0 || nodes > 0);
   limits.max_seconds = solver_phase ? seconds * 2 / 3 : seconds;
-  limits.max_nodes = solver_phase ? nodes * 2 / 3 : nodes;
+  // (A share is never 0, which would mean no limit.)
+  limits.max_nodes = solver_phase && nodes > 0 ? std::max<uint64_t>(nodes * 2 / 3, 1) : nodes;
 
   bool started = false;
   {
@@ -496,7 +501,7 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
   }
   SolveLimits solve_limits;
   solve_limits.max_seconds = seconds / 3;
-  solve_limits.max_nodes = nodes / 3;
+  solve_limits.max_nodes = nodes > 0 ? std::max<uint64_t>(nodes / 3, 1) : 0;
   SolveOptions options;
   options.guess = r.score;
   options.moves_only = true;

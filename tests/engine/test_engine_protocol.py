@@ -72,6 +72,8 @@ def test_uci_is_answered_at_once(engine):
 
 def test_go_movetime_is_honoured(engine):
     engine.send("position startpos")
+    engine.send("isready")
+    engine.until("readyok")
     started = time.monotonic()
     engine.send("go movetime 300")
     lines = engine.until("bestmove")
@@ -137,26 +139,47 @@ def test_a_whole_game_through_the_protocol(engine, game, setup):
     and 0000 must come exactly when the game is over."""
     engine.send("uci")
     engine.until("uciok")
+    engine.send("setoption name Hash value 1")
     for command in setup:
         engine.send(command)
     engine.send("ucinewgame")
     engine.send("isready")
     engine.until("readyok")
     moves = []
+    state = apply_json(moves, game)
     for ply in range(400):
         level = 3 if ply % 2 == 0 else 5
         engine.send(f"setoption name Level value {level}")
         engine.send("position startpos" + (" moves " + "".join(moves) if moves else ""))
-        engine.send("go movetime 20")
+        engine.send("go depth 4")
         move = engine.until("bestmove")[-1].split()[1]
-        state = apply_json(moves, game)
         if move == "0000":
             assert state["game_over"], f"0000 before the end: {state}"
             break
-        assert not state["game_over"]
+        assert not state["game_over"], f"{move} after the end: {state}"
         moves.append(move)
-        apply_json(moves, game)  # fails on an illegal move
+        state = apply_json(moves, game)  # fails on an illegal move
     else:
         pytest.fail("the game did not end in 400 plies")
     assert len(moves) > 10
     assert engine.close() == 0
+
+
+def test_a_clock_gives_the_move_a_share_of_it(engine):
+    engine.send("position startpos")
+    engine.send("isready")  # the engine makes its tables of positions here, not in the go
+    engine.until("readyok")
+    started = time.monotonic()
+    engine.send("go wtime 2000 btime 2000 winc 0 binc 0")
+    engine.until("bestmove", timeout=8)
+    # South's share: 2 s / 25 moves = 80 ms (at most half the clock), so well under a second.
+    assert time.monotonic() - started < 1.5
+
+
+def test_ponderhit_ends_a_ponder_search(engine):
+    engine.send("position startpos moves F")
+    engine.send("go ponder")
+    engine.until("info depth 2")
+    engine.send("ponderhit")
+    lines = engine.until("bestmove", timeout=8)
+    assert lines[-1] in {f"bestmove {m}" for m in "abcdef"}

@@ -15,12 +15,14 @@ def test_solve_kalah_4_3():
 
 
 def test_solve_a_position_with_tables_matches_the_tables(tmp_path):
-    mancala.build_tables("kalah", str(tmp_path), 8)
-    tables = mancala.Tables("kalah", str(tmp_path))
-    p = "0-0-0-1-1-2-0-1-0-0-1-0-20-22-N"
-    r = mancala.solve("kalah", p, tables=tables)
-    assert r.value == tables.probe(p).score
-    assert sorted(r.best) == sorted(tables.probe(p).best)
+    mancala.build_tables("kalah", str(tmp_path / "small"), 4)
+    mancala.build_tables("kalah", str(tmp_path / "large"), 6)
+    small = mancala.Tables("kalah", str(tmp_path / "small"))
+    large = mancala.Tables("kalah", str(tmp_path / "large"))
+    p = "0-0-0-1-1-2-0-1-0-0-1-0-20-22-N"  # 6 seeds: the solve goes down into the small tables
+    r = mancala.solve("kalah", p, tables=small)
+    assert r.value == large.probe(p).score
+    assert sorted(r.best) == sorted(large.probe(p).best)
 
 
 def test_solve_stops_at_its_limit_with_proven_bounds():
@@ -44,6 +46,8 @@ def test_search_needs_a_limit():
     search = mancala.Search("kalah")
     with pytest.raises(ValueError, match="limit"):
         search.run(mancala.Game("kalah").start())
+    with pytest.raises(ValueError, match="nodes must be at least 1"):
+        search.run(mancala.Game("kalah").start(), nodes=0)
 
 
 def test_search_with_tables_of_another_game_is_refused(tmp_path):
@@ -96,7 +100,7 @@ def counts_while(call):
 @pytest.mark.parametrize("name, call", [
     ("search", lambda: mancala.Search("oware").run(mancala.Game("oware").start(), seconds=0.6)),
     ("perft", lambda: mancala.Game("kalah").perft(mancala.Game("kalah").start(), 10)),
-    ("solve", lambda: mancala.solve("kalah:4:6", hash_mb=16)),
+    ("solve", lambda: mancala.solve("kalah:4:4", hash_mb=16)),
     ("player", lambda: mancala.Player("oware", 5, seconds=0.6).choose(mancala.Match("oware"))),
 ])
 def test_long_calls_release_the_gil(name, call):

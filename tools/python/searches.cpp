@@ -70,7 +70,10 @@ class SearchObject {
       if (*depth < 1) throw py::value_error("depth must be at least 1");
       limits.max_depth = *depth;
     }
-    if (nodes) limits.max_nodes = *nodes;
+    if (nodes) {
+      if (*nodes < 1) throw py::value_error("nodes must be at least 1");
+      limits.max_nodes = *nodes;
+    }
     if (seconds) {
       if (*seconds <= 0) throw py::value_error("seconds must be positive");
       limits.max_seconds = *seconds;
@@ -123,7 +126,10 @@ SolveResultObject solve(py::handle game, py::handle position, std::optional<doub
     if (*seconds <= 0) throw py::value_error("seconds must be positive");
     limits.max_seconds = *seconds;
   }
-  if (nodes) limits.max_nodes = *nodes;
+  if (nodes) {
+    if (*nodes < 1) throw py::value_error("nodes must be at least 1");
+    limits.max_nodes = *nodes;
+  }
   const ExactValues* endgame = exact_values(tables, rules);
   SolveResult r;
   {

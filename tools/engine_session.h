@@ -19,11 +19,14 @@
 // the predicted final store difference for the side to move in hundredths of a seed (Aualé shows
 // cp/100 as seeds). Malformed commands are reported as `info string ...` and ignored.
 //
-// Threads: the reader (the caller of run) answers `stop`, `quit`, `ponderhit` at once, and
-// `isready` at once while a search runs; every other command goes in order to a second thread
-// that runs it, searches included. So a command that arrives during a search waits for it (a
-// bounded search ends by itself; an infinite one at `stop`), and a scripted session gives the same
-// output each time.
+// Threads: the reader (the caller of run) acts on `stop` and `ponderhit` at once (every go read so
+// far is told to stop and answers), on `quit` at once (every go read so far is told to stop; the
+// commands before it are still answered, then the session ends), and answers `isready` at once
+// while a search runs; every other command goes in order to a second thread that runs it,
+// searches included. So a command that arrives during a search waits for it (a bounded search
+// ends by itself; an infinite one at `stop`), and a scripted session that ends with its input
+// rather than `quit` gives the same output each time. A search is stopped by asking it again and
+// again until it answers, because a search that is just starting clears its stop flag.
 #pragma once
 
 #include <condition_variable>

@@ -106,6 +106,11 @@ const GoldenCase kCases[] = {
     {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},
     {"solve_bad_threads", "solve kalah:3:3 --threads -1"},
     {"solve_guess", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
+    // The engine protocol, fed from a file (end of input lets the last search finish): searches
+    // with and without the tables, levels, a game ended by repetition, another game; and malformed
+    // commands, each reported and ignored.
+    {"engine_session", "engine --db {db} < {golden}/engine_session.input"},
+    {"engine_malformed", "engine --db {db} < {golden}/engine_malformed.input"},
 };
 
 // Small tables for the db cases, built once per test process.
@@ -149,8 +154,12 @@ std::string mask_timings(const std::string& text) {
   static const std::regex json_time("\"(seconds|value_seconds)\":[-+.eE0-9]+");
   // Spaces before a timing vary with its width, so they go too.
   static const std::regex number_with_point(" *[0-9]+\\.[0-9]+M?");
-  return std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"), number_with_point,
-                            " <t>");
+  // The engine's info lines give milliseconds and nodes per second as whole numbers.
+  static const std::regex engine_timing(" (time|nps) [0-9]+");
+  return std::regex_replace(
+      std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"), number_with_point,
+                         " <t>"),
+      engine_timing, " $1 <t>");
 }
 
 std::string run_case(const GoldenCase& c) {

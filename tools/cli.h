@@ -59,5 +59,6 @@ void add_match_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+void add_engine_command(CLI::App& app);
 
 }  // namespace mancala::cli

@@ -6,12 +6,12 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/table_answer.h"
 #include "db/table_set.h"
 #include "db/table_values.h"
 #include "solver/rules/moves.h"
 #include "tools/cli.h"
 #include "tools/json_output.h"
-#include "tools/table_answer.h"
 
 namespace mancala::cli {
 
@@ -35,7 +35,7 @@ void run_query(const QueryOptions& options) {
   const int seeds = p.seeds_on_board();
   // Every move valued from the tables as they store values (play goes on until the board is
   // empty); a game already over by its own rules is worth what they give (table_answer.h).
-  const TableAnswer probe = value_every_move(rules, db::TableValues(*tables), p);
+  const db::TableAnswer probe = db::value_every_move(rules, db::TableValues(*tables), p);
   if (!probe.ok()) throw Failure(probe.message);
 
   if (options.json) {
@@ -54,7 +54,7 @@ void run_query(const QueryOptions& options) {
     return;
   }
   fmt::print("moves\n");
-  for (const TableMoveValue& m : probe.moves)
+  for (const db::TableMoveValue& m : probe.moves)
     fmt::print("  {}  {:+}{}\n", move_letter(mover, m.move), m.value,
                m.value == probe.value ? "  best" : "");
 }

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   mancala::cli::add_analyse_command(app);
   mancala::cli::add_solve_command(app);
   mancala::cli::add_serve_command(app);
+  mancala::cli::add_engine_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

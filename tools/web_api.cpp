@@ -7,18 +7,17 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "db/table_answer.h"
 #include "solver/rules/record.h"
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/tables/table_rules.h"
-#include "tools/table_answer.h"
 
 namespace mancala::web {
 
 using json_output::category;
 using json_output::move_json;
 using json_output::move_letters_json;
-
 
 namespace {
 
@@ -164,9 +163,9 @@ std::vector<Move> table_line(const Rules& rules, const db::TableValues& tables, 
   std::vector<Move> line{first};
   Position q = apply_move(rules, p, first);
   while (static_cast<int>(line.size()) < plies) {
-    const TableAnswer next = value_every_move(rules, tables, q);
+    const db::TableAnswer next = db::value_every_move(rules, tables, q);
     if (!next.ok() || next.moves.empty()) break;
-    const Move best = best_first(next.moves).front().move;
+    const Move best = db::best_first(next.moves).front().move;
     line.push_back(best);
     q = apply_move(rules, q, best);
   }
@@ -310,7 +309,7 @@ ApiReply WebApi::tables(const Params& params) const {
                                           " --max-seeds 16)"
                                     : table_rules.error());
     }
-    TableAnswer a = value_every_move(rules, *tables, p);
+    db::TableAnswer a = db::value_every_move(rules, *tables, p);
     if (a.status == db::ProbeStatus::NotCovered) return error(404, a.message);
     if (!a.ok()) return error(500, a.message);
     if (r.game.ended_by_repetition()) {
@@ -406,10 +405,11 @@ ApiPlan WebApi::analyse(const Params& params) const {
       };
       std::vector<Scored> scored;
       std::string source = "search";
-      const TableAnswer a = tables ? value_every_move(rules, *tables, p) : TableAnswer{};
+      const db::TableAnswer a =
+          tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
       if (a.ok()) {
         source = "tables";
-        for (const TableMoveValue& m : a.moves)
+        for (const db::TableMoveValue& m : a.moves)
           scored.push_back(
               {m.move, score_of(p, m.value), true, table_line(rules, *tables, p, m.move, 24)});
       } else {

@@ -53,8 +53,9 @@ ProbeObject probe(const TablesObject& tables, const Position& p) {
   out.position = to_string(p);
   out.value = answer.value;
   out.score = p.mover_lead() + answer.value;
-  // Best first, ties in house order, as `mancala db query` and the web API list them.
-  for (const db::TableMoveValue& m : db::best_first(answer.moves)) {
+  // In house order, the order of a dict keyed by the letters (`best` names the best; `mancala db
+  // query` and the web API list them best first).
+  for (const db::TableMoveValue& m : answer.moves) {
     const std::string move = letter(p.side_to_move, m.move);
     out.moves[py::str(move)] = m.value;
     if (m.value == answer.value) out.best.push_back(move);

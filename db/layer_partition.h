@@ -26,7 +26,7 @@ namespace mancala::db {
 
 enum class PartitionPolicy { Ranges, Interleaved };
 
-inline constexpr uint64_t kInterleavedChunk = uint64_t{1} << 16;
+inline constexpr uint64_t kInterleavedChunk = uint64_t{1} << 14;
 // Larger layers get larger chunks: enough of them per process to even the work out, few enough
 // that writing a layer file is a few large writes per process, not millions of small ones.
 inline constexpr uint64_t kChunksPerProcess = 64;

@@ -27,23 +27,25 @@ export OMP_WAIT_POLICY=passive  # threads and ranks share the cores: waiting one
 echo "== Oware (abapa) tables to $seeds seeds; $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo)"
 echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine shows here)"
 
-# Runs a command; prints its wall time and the peak resident memory of its largest process.
+# measure LOG COMMAND...: runs the command, its output to LOG; prints its wall time in seconds and
+# the peak resident memory of its largest process in MB.
 measure() {
   /usr/bin/python3 - "$@" <<'EOF'
 import resource, subprocess, sys, time
 start = time.time()
-code = subprocess.run(sys.argv[1:]).returncode
+with open(sys.argv[1], "w") as log:
+    code = subprocess.run(sys.argv[2:], stdout=log, stderr=subprocess.STDOUT).returncode
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(f"{time.time() - start:.1f} {peak:.0f}")
 sys.exit(code)
 EOF
 }
 
-read -r one_seconds one_peak < <(measure "$bin" db build oware --max-seeds "$seeds" --quiet \
-  --out "$scratch/one" >"$logs/one-machine.txt")
-printf '\n%-34s %9s %7s %12s %14s %10s %10s %10s  %s\n' "build" "seconds" "vs one" \
+read -r one_seconds one_peak < <(measure "$logs/one-machine.txt" "$bin" db build oware \
+  --max-seeds "$seeds" --quiet --out "$scratch/one")
+printf '\n%-40s %9s %7s %12s %14s %10s %10s %10s  %s\n' "build" "seconds" "vs one" \
   "peak MB/rank" "messages" "moved MB" "exchanges" "imbalance" "files"
-printf '%-34s %9.1f %7s %12s %14s %10s %10s %10s  %s\n' "one machine, 2 threads" "$one_seconds" \
+printf '%-40s %9.1f %7s %12s %14s %10s %10s %10s  %s\n' "one machine, 2 threads" "$one_seconds" \
   "1.00" "$one_peak" "-" "-" "-" "-" "reference"
 
 # ranks, threads per rank, how layers are cut (the last run shows what the default saves).
@@ -51,9 +53,9 @@ for config in "1 2 interleaved" "2 1 interleaved" "4 1 interleaved" "2 1 ranges"
   read -r ranks threads partition <<<"$config"
   out="$scratch/mpi-$ranks"
   log="$logs/mpi-${ranks}x${threads}-$partition.txt"
-  read -r seconds _ < <(measure mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 \
-    -np "$ranks" "$bin" db build oware --max-seeds "$seeds" --quiet --mpi --threads "$threads" \
-    --partition "$partition" --out "$out" >"$log")
+  read -r seconds _ < <(measure "$log" mpirun --oversubscribe --bind-to none \
+    --mca mpi_yield_when_idle 1 -np "$ranks" "$bin" db build oware --max-seeds "$seeds" --quiet \
+    --mpi --threads "$threads" --partition "$partition" --out "$out")
   same="identical"
   for f in "$scratch/one/oware-abapa"/*.mtb; do
     cmp -s "$f" "$out/oware-abapa/$(basename "$f")" || same="DIFFERENT: $(basename "$f")"
@@ -66,7 +68,7 @@ for config in "1 2 interleaved" "2 1 interleaved" "4 1 interleaved" "2 1 ranges"
   # Per layer: exchanges (column 13) summed; imbalance (column 15) of the largest layer.
   exchanges="$(awk '$1 ~ /^[0-9]+$/ && NF >= 16 {n += $13} END {print n}' "$log")"
   imbalance="$(awk '$1 ~ /^[0-9]+$/ && NF >= 16 {i = $15} END {print i}' "$log")"
-  printf '%-34s %9.1f %7.2f %12.0f %14s %10s %10s %10s  %s\n' \
+  printf '%-40s %9.1f %7.2f %12.0f %14s %10s %10s %10s  %s\n' \
     "mpirun -np $ranks, $threads thread(s), $partition" "$seconds" \
     "$(awk -v a="$seconds" -v b="$one_seconds" 'BEGIN {print a / b}')" "$peak" "$messages" "$moved" \
     "$exchanges" "$imbalance" "$same"

@@ -52,7 +52,7 @@ TEST(LayerPartition, RangesGiveEveryRankBackThroughOwnerAndLocalIndex) {
 }
 
 TEST(LayerPartition, InterleavedChunksGiveEveryRankBackThroughOwnerAndLocalIndex) {
-  for (uint64_t size : {1u, 65536u, 65537u, 300000u})
+  for (uint64_t size : {1u, 16384u, 16385u, 300000u, 5000000u})
     for (int ranks : {1, 2, 3, 4}) {
       SCOPED_TRACE(std::to_string(size) + " positions, " + std::to_string(ranks) + " ranks");
       expect_bijection(LayerPartition::make(size, ranks, 1024, PartitionPolicy::Interleaved),

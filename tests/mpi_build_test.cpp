@@ -137,6 +137,11 @@ std::string case_name(const ::testing::TestParamInfo<BuildCase>& info) {
   return name;
 }
 
+// How GoogleTest (and so ctest's list) shows a case: its name, not the bytes of the struct.
+void PrintTo(const BuildCase& c, std::ostream* out) {
+  *out << case_name({c, 0});
+}
+
 class DistributedBuild : public ::testing::TestWithParam<BuildCase> {};
 
 TEST_P(DistributedBuild, GivesTheOneMachineBuildsBytes) {

@@ -189,7 +189,7 @@ void add_db_build_command(CLI::App& db) {
                 "out between its ranks)");
   cmd->add_option("--partition", build->partition,
                   "With --mpi: how a layer is cut between ranks: interleaved (chunks of at least "
-                  "65536 positions dealt round-robin, the default: the work evens out) or ranges "
+                  "16384 positions dealt round-robin, the default: the work evens out) or ranges "
                   "(one range of positions each)")
       ->check(CLI::IsMember({"interleaved", "ranges"}));
   cmd->callback([build] { run_build(*build); });

@@ -8,8 +8,8 @@
 # layer); every run's files must equal the one-machine build's. Per-layer figures of each run
 # are kept in the log directory.
 #
-# Usage: scripts/bench-mpi.sh [MAX_SEEDS] [LOG_DIR]   (about 15 minutes at 20 seeds on an idle
-# 2-core machine; other work on the machine slows the ranks' exchanges most of all)
+# Usage: scripts/bench-mpi.sh [MAX_SEEDS] [LOG_DIR]   (about 40 minutes at 20 seeds on a 2-core
+# machine shared with other work, which makes the times vary by ±30%; the messages never vary)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seeds="${1:-20}"

@@ -5,7 +5,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zdict.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -13,21 +12,15 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "db/checksum_stream.h"
+#include "db/table_blocks.h"
+
 namespace mancala::db {
 
 uint64_t checksum64(const void* data, size_t size) {
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  uint64_t h = 0x243F6A8885A308D3ull ^ size;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bytes + i, 8);
-    h = (h ^ word) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-  }
-  for (; i < size; ++i) h = (h ^ bytes[i]) * 0x100000001B3ull;
-  h ^= h >> 32;
-  return h * 0xD6E8FEB86659FD93ull;
+  Checksum64Stream stream(size);
+  stream.update(data, size);
+  return stream.finish();
 }
 
 std::string table_directory_name(const std::string& table_name) {
@@ -119,61 +112,38 @@ Expected<CompressedSections> compress_values(const std::string& path,
   const uint64_t blocks = (count + block_size - 1) / block_size;
 
   std::vector<uint8_t> encoded(count);
-  for (uint64_t i = 0; i < count; ++i) encoded[i] = zigzag(values[i]);
+  zigzag_encode(values.data(), count, encoded.data());
 
   // A dictionary trained on a spread of blocks lets small blocks compress like large ones.
   CompressedSections sections;
-  std::vector<uint8_t>& dictionary = sections.dictionary;
-  if (options.dictionary_size > 0 && blocks >= 32) {
-    const uint64_t samples = std::min<uint64_t>(blocks, 4000);
+  const std::vector<uint64_t> sample_blocks = dictionary_sample_blocks(blocks, options);
+  if (!sample_blocks.empty()) {
     std::vector<uint8_t> sample_bytes;
     std::vector<size_t> sample_sizes;
-    for (uint64_t k = 0; k < samples; ++k) {
-      const uint64_t b = k * blocks / samples;
+    for (const uint64_t b : sample_blocks) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
       sample_bytes.insert(sample_bytes.end(), encoded.begin() + static_cast<ptrdiff_t>(lo),
                           encoded.begin() + static_cast<ptrdiff_t>(hi));
       sample_sizes.push_back(hi - lo);
     }
-    dictionary.resize(options.dictionary_size);
-    const size_t size =
-        ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), sample_bytes.data(),
-                              sample_sizes.data(), static_cast<unsigned>(sample_sizes.size()));
-    if (ZDICT_isError(size))
-      dictionary.clear();  // too little variety to train on: do without
-    else
-      dictionary.resize(size);
+    sections.dictionary = train_dictionary(sample_bytes, sample_sizes, options);
   }
 
-  ZSTD_CDict* cdict = dictionary.empty() ? nullptr
-                                         : ZSTD_createCDict(dictionary.data(), dictionary.size(),
-                                                            options.compression_level);
+  const PreparedDictionary prepared(sections.dictionary, options);
   std::vector<std::vector<uint8_t>> compressed(blocks);
   bool failed = false;
 #pragma omp parallel
   {
-    ZSTD_CCtx* context = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, options.compression_level);
-    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(context, ZSTD_c_dictIDFlag, 0);
-    if (cdict) ZSTD_CCtx_refCDict(context, cdict);
+    BlockCompressor compressor(prepared.get(), options);
 #pragma omp for schedule(dynamic, 16)
     for (uint64_t b = 0; b < blocks; ++b) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
-      std::vector<uint8_t>& out = compressed[b];
-      out.resize(ZSTD_compressBound(hi - lo));
-      const size_t n =
-          ZSTD_compress2(context, out.data(), out.size(), encoded.data() + lo, hi - lo);
-      if (ZSTD_isError(n)) {
+      if (!compressor.compress(encoded.data() + lo, hi - lo, compressed[b])) {
 #pragma omp atomic write
         failed = true;
-      } else {
-        out.resize(n);
       }
     }
-    ZSTD_freeCCtx(context);
   }
-  ZSTD_freeCDict(cdict);
   if (failed) return file_error(path, "compression failed");
 
   std::vector<uint64_t>& offsets = sections.index;
@@ -210,27 +180,16 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   const std::vector<uint8_t>& dictionary = sections.dictionary;
   const uint64_t index_bytes = offsets.size() * sizeof(uint64_t);
 
-  TableHeader header{};
-  std::memcpy(header.magic, kMagic, sizeof kMagic);
-  header.version = kFormatVersion;
-  header.header_size = kHeaderSize;
-  std::memcpy(header.name, name.data(), name.size());
-  header.houses = static_cast<uint32_t>(houses);
-  header.seeds = static_cast<uint32_t>(seeds);
-  header.position_count = count;
-  header.value_encoding = options.plain ? kPlainBytes : kZigzagBytes;
-  header.block_size = options.plain ? 0 : options.block_size;
-  header.block_count = options.plain ? 0 : offsets.size() - 1;
-  header.index_offset = kHeaderSize;
-  header.dictionary_offset = header.index_offset + index_bytes;
-  header.dictionary_size = dictionary.size();
-  header.data_offset = header.dictionary_offset + dictionary.size();
-  header.data_size = data_size;
-  header.file_size = header.data_offset + data_size;
-  header.index_checksum = checksum64(offsets.data(), index_bytes);
-  header.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-  header.data_checksum = checksum64(data, data_size);
-  header.header_checksum = header_checksum(header);
+  LayerSections layout;
+  layout.encoding = options.plain ? kPlainBytes : kZigzagBytes;
+  layout.block_size = options.block_size;
+  layout.block_count = options.plain ? 0 : offsets.size() - 1;
+  layout.dictionary_size = dictionary.size();
+  layout.data_size = data_size;
+  layout.index_checksum = checksum64(offsets.data(), index_bytes);
+  layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
+  layout.data_checksum = checksum64(data, data_size);
+  const TableHeader header = layer_header(name, houses, seeds, count, layout);
 
   const std::string temporary = path + ".tmp";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

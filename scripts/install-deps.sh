@@ -2,11 +2,11 @@
 # Installs the Debian packages the build and the tests need, only those that are missing.
 # With --build-only, what building and running needs (scripts/run.sh), without the test tools.
 set -euo pipefail
-# The web server needs cpp-httplib and nlohmann-json; the Python module (tools/python), its tests
-# and `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools, NumPy,
-# pytest and pybind11.
+# The web server needs cpp-httplib and nlohmann-json; the distributed table build (db build --mpi)
+# OpenMPI; the Python module (tools/python), its tests and `pip install --no-build-isolation .`
+# need Python's headers, pip, venv, setuptools, NumPy, pytest and pybind11.
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libcli11-dev libgtest-dev
-  libcpp-httplib-dev nlohmann-json3-dev
+  libcpp-httplib-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
   python3-dev python3-pip python3-venv python3-setuptools python3-wheel python3-numpy
   python3-pytest pybind11-dev python3-pybind11)
 if [ "${1:-}" != --build-only ]; then

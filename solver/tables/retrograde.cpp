@@ -10,13 +10,11 @@
 
 #include "solver/rules/moves.h"
 #include "solver/tables/rank_walk.h"
+#include "solver/tables/retrograde_phases.h"
 
 namespace mancala {
 
 namespace {
-
-// Marks "no move leaves the layer" in the exits array; a real value is never below -64.
-constexpr int8_t kNoExit = INT8_MIN;
 
 // A phase walks its layer in slices of this many positions, with a progress report after each.
 constexpr uint64_t kSlice = 1 << 22;
@@ -43,65 +41,12 @@ void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
   layers_[seeds] = std::move(values);
 }
 
-namespace {
-
-// The next slot of a sowing by `mover` after `slot`: Kalah skips the opponent's store; Oware
-// skips both stores and the emptied house `origin`.
-int next_sown_slot(const Rules& rules, int h, Side mover, int origin, int slot) {
-  const int ring = 2 * h + 2;
-  while (true) {
-    if (++slot == ring) slot = 0;
-    const bool store = slot == h || slot == 2 * h + 1;
-    if (rules.kind == GameKind::Oware) {
-      if (!store && slot != origin) return slot;
-    } else if (slot != (mover == Side::South ? 2 * h + 1 : h)) {
-      return slot;
-    }
-  }
-}
-
-}  // namespace
-
-namespace {
-
-// Un-moves (see for_each_inner_parent), compiled per game for the builder's hot loop.
-template <GameKind K, class Visit>
-void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visit) {
-  const int h = child.houses;
-  const Side mover = opponent(child.side_to_move);  // who made the inner move
-  const int seeds = child.seeds_on_board();
-  for (int house = 0; house < h; ++house) {
-    const int origin = child.house_slot(mover, house);
-    if (child.slots[origin] != 0) continue;  // an inner move leaves its house empty
-    // Take back one seed after another along the sowing; once a slot has none to give, no
-    // longer sowing can have reached past it either.
-    Position parent = child;
-    parent.side_to_move = mover;
-    int slot = origin;
-    for (int n = 1; n <= seeds; ++n) {
-      slot = next_sown_slot(rules, h, mover, origin, slot);
-      if (slot == origin || parent.slots[slot] == 0) break;
-      --parent.slots[slot];
-      Position candidate = parent;
-      candidate.slots[origin] = static_cast<uint16_t>(n);
-      // The candidate is a parent only if the move is legal there and gives exactly `child`.
-      MoveList moves;
-      generate_moves<K>(rules, candidate, moves);
-      if (moves.contains(static_cast<Move>(house)) &&
-          apply_move<K>(rules, candidate, static_cast<Move>(house)) == child)
-        visit(candidate, static_cast<Move>(house));
-    }
-  }
-}
-
-}  // namespace
-
 void for_each_inner_parent(const Rules& rules, const Position& child,
                            const std::function<void(const Position&, Move)>& visit) {
   if (rules.kind == GameKind::Oware)
-    visit_inner_parents<GameKind::Oware>(rules, child, visit);
+    retrograde::visit_inner_parents<GameKind::Oware>(rules, child, visit);
   else
-    visit_inner_parents<GameKind::Kalah>(rules, child, visit);
+    retrograde::visit_inner_parents<GameKind::Kalah>(rules, child, visit);
 }
 
 const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds,
@@ -129,40 +74,17 @@ void RetrogradeBuilder::build_layer_for(int seeds, const LayerProgressFn& progre
   // Phase "exits".
   sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
     const Position p = position_from_key(key.counts.data(), h);
-    MoveList moves;
-    generate_moves<K>(rules, p, moves);
-    if (moves.empty()) {  // the game is over: each row to its owner
-      exits[r] = static_cast<int8_t>(final_outcome(rules, p).difference());
-      return;
-    }
     // Children that leave the layer are looked up in the layers below: work out every rank
     // first and prefetch, so that the cache misses overlap.
-    int best = kNoExit;
-    int inner = 0;
-    int count = 0;
-    std::array<int, kMaxHouses> gain{}, sign{}, layer{};
-    std::array<uint64_t, kMaxHouses> rank{};
-    for (Move m : moves) {
-      const Position child = apply_move<K>(rules, p, m);
-      if (is_inner_move(seeds, child)) {
-        ++inner;
-        continue;
-      }
-      // The move's store gain, then the child's value, negated when the other side moves next
-      // (table_move_value, with the child's value looked up below).
-      const int left = child.seeds_on_board();
-      gain[count] = store_gain(p, child);
-      sign[count] = child.side_to_move == p.side_to_move ? 1 : -1;
-      layer[count] = left;
-      const TableKey k = table_key(child);
-      rank[count] = index.rank(k.counts.data());
-      __builtin_prefetch(&layers[left][rank[count]]);
-      ++count;
-    }
-    for (int i = 0; i < count; ++i)
-      best = std::max(best, gain[i] + sign[i] * static_cast<int>(layers[layer[i]][rank[i]]));
+    const retrograde::PositionExits e = retrograde::position_exits<K>(rules, index, seeds, p);
+    for (int i = 0; i < e.count; ++i)
+      __builtin_prefetch(&layers[e.moves[i].layer][e.moves[i].rank]);
+    int best = e.known;
+    for (int i = 0; i < e.count; ++i)
+      best = std::max(
+          best, retrograde::exit_move_value(e.moves[i], layers[e.moves[i].layer][e.moves[i].rank]));
     exits[r] = static_cast<int8_t>(best);
-    inner_left[r] = static_cast<uint8_t>(inner);
+    inner_left[r] = static_cast<uint8_t>(e.inner);
   });
 
   // Phase "levels": for t = s .. 1, the positions worth at least t (won at level t) and at most
@@ -181,7 +103,7 @@ void RetrogradeBuilder::build_layer_for(int seeds, const LayerProgressFn& progre
     // Seeds of level t: exits worth exactly t; lost positions whose exits just fell to -t.
     for (uint64_t r = 0; r < size; ++r) {
       if (values[r] != 0) continue;
-      if (exits[r] == t || (inner_left[r] == 0 && exits[r] == -t)) {
+      if (retrograde::settled_at_level_start(exits[r], inner_left[r], t)) {
         values[r] = static_cast<int8_t>(exits[r]);
         frontier.push_back(r);
       }
@@ -201,23 +123,9 @@ void RetrogradeBuilder::build_layer_for(int seeds, const LayerProgressFn& progre
             __builtin_prefetch(&values[q]);
             __builtin_prefetch(&inner_left[q]);
           }
-          for (const auto& [q, won] : parents) {
-            std::atomic_ref<int8_t> value(values[q]);
-            if (won) {
-              // One more inner move of q reaches a won position.
-              std::atomic_ref<uint8_t> left(inner_left[q]);
-              if (left.fetch_sub(1, std::memory_order_relaxed) == 1 &&
-                  (exits[q] == kNoExit || exits[q] <= -t)) {
-                int8_t expected = 0;
-                if (value.compare_exchange_strong(expected, static_cast<int8_t>(-t)))
-                  found.push_back(q);
-              }
-            } else if (value.load(std::memory_order_relaxed) == 0) {
-              int8_t expected = 0;
-              if (value.compare_exchange_strong(expected, static_cast<int8_t>(t)))
-                found.push_back(q);
-            }
-          }
+          for (const auto& [q, won] : parents)
+            if (retrograde::settle_parent(values[q], inner_left[q], exits[q], won, t))
+              found.push_back(q);
           parents.clear();
         };
 #pragma omp for schedule(dynamic, 256)
@@ -226,7 +134,7 @@ void RetrogradeBuilder::build_layer_for(int seeds, const LayerProgressFn& progre
           index.unrank(r, seeds, key.counts.data());
           const Position p = position_from_key(key.counts.data(), h);
           const bool won = values[r] > 0;
-          visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
+          retrograde::visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
             const TableKey pk = table_key(parent);
             parents.emplace_back(index.rank(pk.counts.data()), won);
           });

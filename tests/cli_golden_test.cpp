@@ -105,7 +105,8 @@ const GoldenCase kCases[] = {
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
     {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},
     {"solve_bad_threads", "solve kalah:3:3 --threads -1"},
-    {"solve_guess", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
+    {"solve_guess", "solve kalah:3:3 --no-tables --guess -18 --threads 1"},
+    {"solve_guess_out_of_range", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
 };
 
 // Small tables for the db cases, built once per test process.

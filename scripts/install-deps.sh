@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs, only those that are missing.
 set -euo pipefail
-packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libcli11-dev libgtest-dev)
+packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev libgtest-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

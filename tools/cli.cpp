@@ -166,6 +166,8 @@ int run_command_line(int argc, const char* const* argv, CommandMode mode) {
   } catch (const CLI::ParseError& e) {
     // The hint ends the message's first line.
     std::string message = e.what();
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-')
+      message = "unknown command '" + std::string(argv[1]) + "'";
     message.insert(std::min(message.find('\n'), message.size()),
                    " (see " + command_path(app) + " --help)");
     print_error(message);
@@ -303,7 +305,9 @@ CLI::Validator memory_megabytes() {
         const auto limit = static_cast<int64_t>(machine_memory_bytes() >> 20);
         int64_t value = 0;
         std::string problem = integer_problem(text, 1, limit, value);
-        if (!problem.empty() && value > limit)
+        if (!problem.empty() && integer_problem(text, INT64_MIN, 0, value).empty())
+          problem = fmt::format("must be at least 1, not {}", value);
+        else if (!problem.empty() && value > limit)
           problem = fmt::format("{} MB is more than this machine's memory ({} MB)", value, limit);
         if (problem.empty()) text = std::to_string(value);
         return problem;

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 #include <zdict.h>
 #include <zstd.h>
@@ -15,9 +16,11 @@
 // xxHash inlined, so that it is compiled for this machine's vector unit (AVX2 or AVX-512). GCC 12
 // warns about the AVX-512 intrinsics' deliberately undefined inputs (a known false positive), so
 // the warning is off for xxHash's code.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -84,7 +87,9 @@ std::string encoding_name(uint32_t value_encoding) {
 uint64_t plain_block_checksum(const void* data, size_t size) {
   return XXH3_64bits(data, size);
 }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 namespace {
 
@@ -567,6 +572,13 @@ Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
 Expected<std::vector<int8_t>> TableFile::read_all(
     const std::function<void(uint64_t, uint64_t)>& progress) const {
   const TableHeader& h = header_;
+  // A header may claim up to ~10^12 positions (64 seeds), which a small file of well-compressed
+  // blocks can back: refuse to decode into more memory than the machine has.
+  struct sysinfo info {};
+  if (::sysinfo(&info) == 0 && info.totalram &&
+      h.position_count > static_cast<uint64_t>(info.totalram) * std::max(info.mem_unit, 1u))
+    return file_error(path_, "layer of " + std::to_string(h.position_count) +
+                                 " positions: more than this machine's memory can hold");
   std::vector<int8_t> values(h.position_count);
   if (is_plain()) {
     for (uint64_t b = 0; b < h.block_count; ++b) {

@@ -153,7 +153,10 @@ std::string command_path(const CLI::App& app) {
 int run_command_line(int argc, const char* const* argv, CommandMode mode) {
   CLI::App app{"mancala: play, count, solve and analyse Kalah, Oware and Congkak"};
   app.require_subcommand(1);
-  app.footer("GAME strings:\n" + std::string(game_string_forms()));
+  app.footer("GAME strings:\n" + std::string(game_string_forms()) +
+             "\nExit status: 0 done; 1 a request that cannot be carried out (an illegal move, a\n"
+             "damaged table file, a full disk); 2 bad input (an option, GAME or position string).\n"
+             "Errors are one line on standard error: 'mancala: error: ...'.");
   add_commands(app);
   current_mode = mode;
   // Past a file size limit a write then fails with EFBIG, which is reported, instead of the

@@ -42,6 +42,8 @@ TEST(CommandLine, WellFormedCommandLinesParse) {
            {"match", "kalah", "--a", "1", "--b", "6", "--nodes", "1", "--games", "1"},
            {"db", "build", "oware", "--max-seeds", "0", "--level", "22", "--block-size", "64"},
            {"db", "bench", "kalah", "-n", "1"},
+           {"serve", "--port", "0", "--threads", "1", "--queue", "1", "--http-threads", "1",
+            "--move-seconds", "0.5", "--analyse-seconds", "1", "--max-body", "1024"},
            {"--help"},
            {"db", "stats", "--help"},
        })
@@ -99,6 +101,15 @@ TEST(CommandLine, EveryBadInputExitsTwoWithOneKindOfMessage) {
        "--probes: must be from 1 to 1000000000"},
       {{"db", "verify", "x", "--threads", "0"}, "--threads: must be at least 1, not 0"},
       {{"db", "stats", "x", "--plot", ""}, "--plot: an empty path"},
+      {{"serve", "--port", "65536"}, "--port: must be from 0 to 65535, not 65536"},
+      {{"serve", "--host", ""}, "--host: an empty host"},
+      {{"serve", "--db", ""}, "--db: an empty path"},
+      {{"serve", "--threads", "100000"}, "--threads: at most"},
+      {{"serve", "--queue", "0"}, "--queue: must be from 1"},
+      {{"serve", "--http-threads", "100000"}, "--http-threads: must be from 1 to 4096"},
+      {{"serve", "--move-seconds", "inf"}, "--move-seconds: 'inf' is not a number"},
+      {{"serve", "--analyse-seconds", "0"}, "--analyse-seconds: must be more than 0"},
+      {{"serve", "--max-body", "18446744073709551616"}, "--max-body:"},
   };
   for (const BadCommandLine& c : cases) {
     const std::string shown = fmt::format("{}", fmt::join(c.args, " "));

@@ -40,7 +40,8 @@ CLI::Validator host_name() {
 void run_serve(web::ServeOptions options) {
   // Every option was checked by its validator (tools/cli.h). Table failures are reported at once,
   // once per game, on standard error.
-  options.on_probe_failure = warn_on_probe_failure("the server answers 500 for that look-up");
+  options.on_probe_failure =
+      warn_on_probe_failure("computer moves and analyses search those positions instead");
 
   // Ctrl-C and SIGTERM stop the server cleanly: the signals are blocked in every thread (the
   // server's threads inherit the mask) and taken by one thread that asks the server to stop.

@@ -67,7 +67,8 @@ bool BlockCompressor::compress(const uint8_t* bytes, size_t count, std::vector<u
 TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_t position_count,
                          const LayerSections& sections) {
   const bool plain = sections.encoding == kPlainBytes;
-  const uint64_t index_bytes = plain ? 0 : (sections.block_count + 1) * sizeof(uint64_t);
+  const uint64_t index_bytes =
+      (plain ? sections.block_count : sections.block_count + 1) * sizeof(uint64_t);
   TableHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.version = kFormatVersion;
@@ -77,8 +78,8 @@ TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_
   header.seeds = static_cast<uint32_t>(seeds);
   header.position_count = position_count;
   header.value_encoding = sections.encoding;
-  header.block_size = plain ? 0 : sections.block_size;
-  header.block_count = plain ? 0 : sections.block_count;
+  header.block_size = sections.block_size;
+  header.block_count = sections.block_count;
   header.index_offset = kHeaderSize;
   header.dictionary_offset = header.index_offset + index_bytes;
   header.dictionary_size = sections.dictionary_size;

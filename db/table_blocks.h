@@ -60,8 +60,8 @@ class PreparedDictionary {
 // What a layer file's header says beyond its table and layer: the sections' sizes and checksums.
 struct LayerSections {
   uint32_t encoding = kZigzagBytes;
-  uint32_t block_size = 0;   // 0 in a plain file
-  uint64_t block_count = 0;  // 0 in a plain file, which has no block index
+  uint32_t block_size = 0;   // kPlainBlockSize in a plain file
+  uint64_t block_count = 0;  // zstd: block_count + 1 offsets in the index; plain: one checksum each
   uint64_t dictionary_size = 0;
   uint64_t data_size = 0;
   uint64_t index_checksum = 0;

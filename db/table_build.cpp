@@ -1,7 +1,8 @@
 #include "db/table_build.h"
 
 #include <chrono>
-#include <filesystem>
+
+#include "db/file_io.h"
 
 namespace mancala::db {
 
@@ -14,9 +15,12 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   const std::string name = request.rules.table_name();
   const int houses = request.rules.houses;
   const std::string directory = request.database_dir + "/" + table_directory_name(name);
-  std::error_code ec;
-  std::filesystem::create_directories(directory, ec);
-  if (ec) return Error{directory + ": cannot create: " + ec.message()};
+  Expected<bool> made = make_directories(directory);
+  if (!made) return Error{made.error()};
+  // One writer at a time; under the lock, temporary files a killed build left are removed.
+  Expected<WriterLock> lock = WriterLock::acquire(directory);
+  if (!lock) return Error{lock.error()};
+  remove_stale_temporaries(directory, "seeds-");
 
   RetrogradeBuilder builder(request.rules, request.max_seeds);
   for (int s = 0; s <= request.max_seeds; ++s) {

@@ -126,8 +126,6 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
 void run_build(const BuildOptions& options) {
   const Rules rules = require_rules(options.game);
   set_thread_count(options.threads);
-  if (options.block_size < 64 || options.block_size > (1u << 24))
-    throw UsageError("--block-size must be from 64 to 16777216 positions");
   db::BuildRequest request{rules, options.max_seeds, database_directory(options.out), {}};
   request.write.block_size = options.block_size;
   request.write.compression_level = options.level;
@@ -175,12 +173,17 @@ void add_db_build_command(CLI::App& db) {
       ->required();
   cmd->add_option("--max-seeds,-s", build->max_seeds,
                   "Build every layer up to this many seeds on the board")
-      ->required();
+      ->required()
+      ->check(table_seeds());
   cmd->add_option("--out,-o", build->out,
-                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
-  cmd->add_option("--threads,-t", build->threads, "Threads (default: all cores)");
-  cmd->add_option("--block-size", build->block_size, "Positions per compressed block");
-  cmd->add_option("--level", build->level, "zstd compression level (1-22)");
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
+  cmd->add_option("--threads,-t", build->threads, "Threads (default: all cores)")
+      ->check(thread_count());
+  cmd->add_option("--block-size", build->block_size, "Positions per compressed block")
+      ->check(integer_in(64, db::kMaxBlockSize));
+  cmd->add_option("--level", build->level, "zstd compression level (1-22)")
+      ->check(integer_in(1, 22));
   cmd->add_flag("--quiet,-q", build->quiet, "No progress bar");
   cmd->add_flag("--mpi", build->mpi,
                 "Share the build out over the ranks of an MPI job: mpirun -np N mancala db build "
@@ -192,7 +195,8 @@ void add_db_build_command(CLI::App& db) {
                   "16384 positions dealt round-robin, the default: the work evens out) or ranges "
                   "(one range of positions each)")
       ->check(CLI::IsMember({"interleaved", "ranges"}));
-  cmd->callback([build] { run_build(*build); });
+  set_command(
+      cmd, [build] { require_rules(build->game); }, [build] { run_build(*build); });
 }
 
 }  // namespace mancala::cli

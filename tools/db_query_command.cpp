@@ -24,12 +24,17 @@ struct QueryOptions {
   bool json = false;
 };
 
+void check_query(const QueryOptions& options) {
+  require_position(require_rules(options.game), options.position);
+}
+
 void run_query(const QueryOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position p = require_position(rules, options.position);
   Expected<std::shared_ptr<const db::TableSet>> tables =
       db::TableSet::open(database_directory(options.db), rules);
   if (!tables) throw Failure(tables.error());
+  if (!(*tables)->gap_warning().empty()) warn((*tables)->gap_warning());
   const Side mover = p.side_to_move;
   const int stores = p.mover_lead();
   const int seeds = p.seeds_on_board();
@@ -68,9 +73,11 @@ void add_db_query_command(CLI::App& db) {
   cmd->add_option("GAME", query->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("POSITION", query->position, "Position string")->required();
   cmd->add_option("--db", query->db,
-                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_flag("--json", query->json, "Print one JSON object");
-  cmd->callback([query] { run_query(*query); });
+  set_command(
+      cmd, [query] { check_query(*query); }, [query] { run_query(*query); });
 }
 
 }  // namespace mancala::cli

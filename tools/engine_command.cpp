@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
 #include "solver/search/players.h"
@@ -25,8 +24,6 @@ struct EngineCommandOptions {
 void run_engine(const EngineCommandOptions& o) {
   EngineDefaults defaults;
   defaults.rules = require_rules(o.game);
-  if (o.level < kMinLevel || o.level > kMaxLevel)
-    throw UsageError(fmt::format("--level must be from {} to {}", kMinLevel, kMaxLevel));
   defaults.level = o.level;
   defaults.tables_path = database_directory(o.db);
   EngineSession session(defaults, [](const std::string& line) {
@@ -46,17 +43,20 @@ void add_engine_command(CLI::App& app) {
   cmd->add_option("--game", o->game,
                   "The game until the GUI sets another with 'setoption name Game value GAME' "
                   "(default oware, abapa rules)");
-  cmd->add_option("--level", o->level, "Computer level 1-6 (default 6, Pro; option Level)");
+  cmd->add_option("--level", o->level, "Computer level 1-6 (default 6, Pro; option Level)")
+      ->check(computer_level());
   cmd->add_option("--db", o->db,
                   "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db; "
-                  "option TablesPath)");
+                  "option TablesPath)")
+      ->check(path_name());
   cmd->footer(
       "Commands: uci, isready, ucinewgame, setoption name Hash|Game|Level|UseTables|TablesPath "
       "value V, position startpos|fen POSITION [moves LETTERS], go [depth D] [nodes N] "
       "[movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [infinite|ponder], stop, "
       "ponderhit, quit. Answers: info depth D score cp S nodes N time MS nps X pv LETTERS, "
       "bestmove LETTER (0000 when the game is over), info string MESSAGE.");
-  cmd->callback([o] { run_engine(*o); });
+  set_command(
+      cmd, [o] { require_rules(o->game); }, [o] { run_engine(*o); });
 }
 
 }  // namespace mancala::cli

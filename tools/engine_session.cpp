@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "solver/tables/table_rules.h"
+#include "tools/cli.h"
 #include "tools/endgame_tables.h"
 
 namespace mancala::cli {
@@ -306,6 +307,13 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     if (!mb || *mb < 1 || *mb > kMaxHashMegabytes)
       return bad(
           fmt::format("'{}' is not a size from 1 to {} (megabytes)", value, kMaxHashMegabytes));
+    // Level 6 makes two tables of this size (the search's and its solver's): both must fit.
+    const uint64_t fits = machine_memory_bytes() / 2 >> 20;
+    if (*mb > fits)
+      return bad(
+          fmt::format("{} MB twice (the search's and the solver's) is more than this "
+                      "machine's memory; at most {}",
+                      *mb, fits));
     settings_.hash_megabytes = *mb;
     search_stale_ = true;
   } else if (key == "game") {
@@ -388,7 +396,8 @@ void EngineSession::prepare_search() {
     // Opened at the first isready or go that needs them, not at start-up: `uci` is answered at
     // once.
     std::string why_not;
-    tables_ = open_table_values(rules, settings_.tables_path, &why_not);
+    tables_ = open_table_values(rules, settings_.tables_path, &why_not,
+                                "the search's estimate, as beyond the tables");
     tables_opened_ = true;
     if (tables_)
       report(fmt::format("endgame tables: {} up to {} seeds in {}", rules.table_name(),

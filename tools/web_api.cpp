@@ -194,7 +194,8 @@ Json kind_json(const char* kind, const char* name, const Rules& default_rules, i
 
 }  // namespace
 
-WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits)
+WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
+               const db::ProbeFailureHandler& on_probe_failure)
     : limits_(limits),
       database_dir_(database_dir.empty() ? db::default_database_directory() : database_dir),
       tables_found_(Json::array()),
@@ -209,10 +210,16 @@ WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits)
     table_games.push_back(Rules::oware(4, set));
   for (const Rules& rules : table_games) {
     Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(database_dir_, rules);
-    if (!set || (*set)->max_seeds() < 0) continue;
+    // Each problem once (an unreadable database directory fails every game alike).
+    const std::string problem = !set ? set.error() : (*set)->gap_warning();
+    if (!problem.empty() &&
+        std::find(table_warnings_.begin(), table_warnings_.end(), problem) == table_warnings_.end())
+      table_warnings_.push_back(problem);
+    if (!set) continue;
+    if ((*set)->max_seeds() < 0) continue;
     tables_found_.push_back(
         Json{{"table", rules.table_name()}, {"max_seeds", (*set)->max_seeds()}});
-    tables_[rules.table_name()] = std::make_unique<db::TableValues>(*set);
+    tables_[rules.table_name()] = std::make_unique<db::TableValues>(*set, on_probe_failure);
   }
   Json levels = Json::array();
   const char* level_names[] = {"random",         "greedy",       "search 2 plies",

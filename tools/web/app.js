@@ -454,6 +454,9 @@ async function showGame(game, start, moves, message) {
   state.thinking = null;
   state.message = message || null;
   skipAnimation();
+  // Busy at once, before the new game's first render: until then the board on the page is the
+  // old game's, and nothing (a tap, a script waiting for the board) may take it for the new one.
+  $('board-frame').dataset.busy = 'true';
   try {
     const view = await loadView('last');
     if (token !== state.token) return;

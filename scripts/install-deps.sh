@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, only those that are missing.
+# Installs the Debian packages the build and the tests need, only those that are missing.
+# With --build-only, what building and running needs (scripts/run.sh), without the test tools.
 set -euo pipefail
-packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libcli11-dev libgtest-dev)
+# The web server needs cpp-httplib and nlohmann-json.
+packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libcli11-dev libgtest-dev
+  libcpp-httplib-dev nlohmann-json3-dev)
+if [ "${1:-}" != --build-only ]; then
+  # The web board's browser tests: Debian's Chromium, Node.js and npm (for playwright-core), and
+  # fonts for the Thai and Japanese pages (Hebrew is in DejaVu). The server's load test: wrk.
+  packages+=(chromium fonts-tlwg-loma fonts-ipafont-gothic wrk)
+  # Node.js may come from elsewhere than Debian (with its own npm): only what is missing is added.
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -10,6 +10,7 @@
 #include "solver/search/search.h"
 #include "tools/cli.h"
 #include "tools/endgame_tables.h"
+#include "tools/json_output.h"
 
 namespace mancala::cli {
 
@@ -37,15 +38,6 @@ MoveScore score_move(Search& search, const Rules& rules, const Position& p, Move
   result.exact = r.proven;
   result.line.insert(result.line.end(), r.pv.begin(), r.pv.end());
   return result;
-}
-
-std::string move_list_json(const Position& p, const std::vector<MoveScore>& moves) {
-  std::string out;
-  for (const MoveScore& m : moves)
-    out +=
-        fmt::format("{}{{\"move\": \"{}\", \"score\": {}, \"exact\": {}}}", out.empty() ? "" : ", ",
-                    move_letter(p.side_to_move, m.move), m.score, m.exact);
-  return out;
 }
 
 struct AnalyseOptions {
@@ -79,19 +71,26 @@ void run_analyse(const AnalyseOptions& o) {
                    [](const MoveScore& a, const MoveScore& b) { return a.score > b.score; });
   const MoveScore& best = scores.front();
   if (o.json) {
-    std::string best_list;
-    for (const MoveScore& m : scores)
-      if (m.score == best.score)
-        best_list += fmt::format("{}\"{}\"", best_list.empty() ? "" : ", ",
-                                 move_letter(p.side_to_move, m.move));
-    std::string line;
-    for (Move m : best.line) line += fmt::format("{}\"{}\"", line.empty() ? "" : ", ", m);
-    fmt::print(
-        "{{\"game\": {}, \"position\": {}, \"score\": {}, \"exact\": {}, \"moves\": [{}], "
-        "\"best\": [{}], "
-        "\"line\": {}}}\n",
-        json_string(rules.name()), json_string(to_string(p)), best.score, best.exact,
-        move_list_json(p, scores), best_list, json_string(format_line(rules, p, best.line)));
+    json_output::Json move_list = json_output::Json::array(),
+                      best_list = json_output::Json::array();
+    for (const MoveScore& m : scores) {
+      const std::string letter(1, move_letter(p.side_to_move, m.move));
+      json_output::Json entry;
+      entry["move"] = letter;
+      entry["score"] = m.score;
+      entry["exact"] = m.exact;
+      move_list.push_back(std::move(entry));
+      if (m.score == best.score) best_list.push_back(letter);
+    }
+    json_output::Json out;
+    out["game"] = rules.name();
+    out["position"] = to_string(p);
+    out["score"] = best.score;
+    out["exact"] = best.exact;
+    out["moves"] = std::move(move_list);
+    out["best"] = std::move(best_list);
+    out["line"] = format_line(rules, p, best.line);
+    fmt::print("{}\n", json_output::dump(out));
     return;
   }
   fmt::print(

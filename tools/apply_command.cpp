@@ -7,6 +7,7 @@
 
 #include "solver/rules/game.h"
 #include "tools/cli.h"
+#include "tools/json_output.h"
 
 namespace mancala::cli {
 
@@ -53,21 +54,17 @@ void run_apply(const ApplyOptions& options) {
     fmt::print("{}\n", to_string(p));
     return;
   }
-  std::string result = "null";
-  if (game.is_over()) {
-    const Outcome outcome = game.outcome();
-    const char* winner = outcome.winner == Winner::South   ? "South"
-                         : outcome.winner == Winner::North ? "North"
-                                                           : "draw";
-    result =
-        fmt::format("{{\"winner\": \"{}\", \"south\": {}, \"north\": {}, \"repetition\": {}}}",
-                    winner, outcome.south_store, outcome.north_store, game.ended_by_repetition());
-  }
-  fmt::print(
-      "{{\"game\": {}, \"position\": {}, \"stores\": {{\"south\": {}, \"north\": {}}}, "
-      "\"side_to_move\": \"{}\", \"game_over\": {}, \"result\": {}}}\n",
-      json_string(rules.name()), json_string(to_string(p)), p.store(Side::South),
-      p.store(Side::North), side_name(p.side_to_move), game.is_over(), result);
+  json_output::Json out;
+  out["game"] = rules.name();
+  out["position"] = to_string(p);
+  out["stores"]["south"] = p.store(Side::South);
+  out["stores"]["north"] = p.store(Side::North);
+  out["side_to_move"] = side_name(p.side_to_move);
+  out["game_over"] = game.is_over();
+  out["result"] = game.is_over()
+                      ? json_output::outcome_json(game.outcome(), game.ended_by_repetition())
+                      : json_output::Json(nullptr);
+  fmt::print("{}\n", json_output::dump(out));
 }
 
 }  // namespace

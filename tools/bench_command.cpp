@@ -13,6 +13,7 @@
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
 #include "tools/cli.h"
+#include "tools/json_output.h"
 
 namespace mancala::cli {
 
@@ -89,7 +90,9 @@ void run_bench(bool json) {
     fmt::print("{:<10} {:>5} {:>14} {:>16} {:>9} {:>12}\n", "game", "depth", "leaves",
                "moves applied", "seconds", "moves/s");
   }
-  std::string rows;
+  using json_output::Json;
+  using json_output::rounded;
+  Json rows = Json::array();
   uint64_t total_applied = 0;
   for (const PerftWorkload& work : kPerftWorkloads) {
     const Rules rules = require_rules(work.game);
@@ -100,11 +103,14 @@ void run_bench(bool json) {
     const double rate = static_cast<double>(count.moves_applied) / seconds;
     total_applied += count.moves_applied;
     if (json) {
-      rows += fmt::format(
-          "{}{{\"game\": {}, \"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, "
-          "\"seconds\": {:.6f}, \"moves_per_second\": {:.0f}}}",
-          rows.empty() ? "" : ", ", json_string(rules.name()), work.depth, count.leaves,
-          count.moves_applied, seconds, rate);
+      Json row;
+      row["game"] = rules.name();
+      row["depth"] = work.depth;
+      row["leaves"] = count.leaves;
+      row["moves_applied"] = count.moves_applied;
+      row["seconds"] = rounded(seconds, 6);
+      row["moves_per_second"] = rounded(rate, 0);
+      rows.push_back(std::move(row));
     } else {
       fmt::print("{:<10} {:>5} {:>14} {:>16} {:>9.3f} {:>11.1f}M\n", work.game, work.depth,
                  count.leaves, count.moves_applied, seconds, rate / 1e6);
@@ -118,15 +124,18 @@ void run_bench(bool json) {
     fmt::print("{:<10} {:>5} {:>14} {:>9} {:>12}\n", "game", "depth", "nodes", "seconds",
                "nodes/s");
   }
-  std::string search_rows;
+  Json search_rows = Json::array();
   uint64_t total_nodes = 0;
   for (const SearchWorkload& work : kSearchWorkloads) {
     const SearchFigures f = run_search_workload(work);
     total_nodes += f.nodes;
     if (json) {
-      search_rows += fmt::format(
-          "{}{{\"game\": {}, \"depth\": {}, \"nodes\": {}, \"seconds\": {:.6f}}}",
-          search_rows.empty() ? "" : ", ", json_string(work.game), work.depth, f.nodes, f.seconds);
+      Json row;
+      row["game"] = work.game;
+      row["depth"] = work.depth;
+      row["nodes"] = f.nodes;
+      row["seconds"] = rounded(f.seconds, 6);
+      search_rows.push_back(std::move(row));
     } else {
       fmt::print("{:<10} {:>5} {:>14} {:>9.3f} {:>11.2f}M\n", work.game, work.depth, f.nodes,
                  f.seconds, static_cast<double>(f.nodes) / f.seconds / 1e6);
@@ -139,27 +148,34 @@ void run_bench(bool json) {
     fmt::print("{:<12} {:>5} {:>12} {:>9} {:>12}\n", "game", "value", "nodes", "seconds",
                "nodes/s");
   }
-  std::string solve_rows;
+  Json solve_rows = Json::array();
   uint64_t solve_nodes = 0;
   for (const char* game : kSolveWorkloads) {
     const SolveFigures f = run_solve_workload(game);
     solve_nodes += f.nodes;
     if (json) {
-      solve_rows += fmt::format(
-          "{}{{\"game\": {}, \"value\": {}, \"nodes\": {}, \"seconds\": {:.6f}}}",
-          solve_rows.empty() ? "" : ", ", json_string(game), f.value, f.nodes, f.seconds);
+      Json row;
+      row["game"] = game;
+      row["value"] = f.value;
+      row["nodes"] = f.nodes;
+      row["seconds"] = rounded(f.seconds, 6);
+      solve_rows.push_back(std::move(row));
     } else {
       fmt::print("{:<12} {:>+5} {:>12} {:>9.3f} {:>11.2f}M\n", game, f.value, f.nodes, f.seconds,
                  static_cast<double>(f.nodes) / f.seconds / 1e6);
       std::fflush(stdout);
     }
   }
-  if (json)
-    fmt::print(
-        "{{\"perft\": [{}], \"moves_applied\": {}, \"search\": [{}], \"search_nodes\": {}, "
-        "\"solve\": [{}], \"solve_nodes\": {}}}\n",
-        rows, total_applied, search_rows, total_nodes, solve_rows, solve_nodes);
-  else
+  if (json) {
+    Json out;
+    out["perft"] = std::move(rows);
+    out["moves_applied"] = total_applied;
+    out["search"] = std::move(search_rows);
+    out["search_nodes"] = total_nodes;
+    out["solve"] = std::move(solve_rows);
+    out["solve_nodes"] = solve_nodes;
+    fmt::print("{}\n", json_output::dump(out));
+  } else
     fmt::print("total solve nodes (the signature of the solver's behaviour): {}\n", solve_nodes);
 }
 

@@ -44,32 +44,6 @@ bool stderr_is_terminal() {
   return isatty(STDERR_FILENO);
 }
 
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", c);
-        else
-          out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves) {
   std::string line;
   Position p = from;
@@ -83,10 +57,6 @@ std::string format_line(const Rules& rules, const Position& from, const std::vec
     p = apply_move(rules, p, moves[i]);
   }
   return line;
-}
-
-std::string side_name(Side side) {
-  return side == Side::South ? "South" : "North";
 }
 
 }  // namespace mancala::cli

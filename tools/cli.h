@@ -39,10 +39,8 @@ void set_thread_count(int threads);
 bool stdout_is_color_terminal();
 bool stderr_is_terminal();
 
-std::string json_string(std::string_view text);
 // A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
 std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves);
-std::string side_name(Side side);  // "South" / "North"
 
 // Subcommands, one file each.
 void add_perft_command(CLI::App& app);
@@ -60,5 +58,6 @@ void add_db_bench_command(CLI::App& db);
 void add_match_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace mancala::cli

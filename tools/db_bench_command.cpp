@@ -16,6 +16,7 @@
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 #include "tools/cli.h"
+#include "tools/json_output.h"
 
 namespace mancala::cli {
 
@@ -108,13 +109,18 @@ void run_probe_bench(const ProbeBenchOptions& options) {
   const double uniform_all = time_probes(tables, uniform);
   const double playout_all = time_probes(tables, playout);
   if (options.json) {
-    fmt::print(
-        "{{\"table\": {}, \"max_seeds\": {}, \"positions\": {}, \"bytes\": {}, \"probes\": {}, "
-        "\"threads\": {}, \"uniform_per_second_one_thread\": {:.0f}, "
-        "\"uniform_per_second_all_threads\": {:.0f}, "
-        "\"playout_per_second_one_thread\": {:.0f}, \"playout_per_second_all_threads\": {:.0f}}}\n",
-        json_string(rules.table_name()), top, total, bytes, options.probes, threads, uniform_one,
-        uniform_all, playout_one, playout_all);
+    json_output::Json out;
+    out["table"] = rules.table_name();
+    out["max_seeds"] = top;
+    out["positions"] = total;
+    out["bytes"] = bytes;
+    out["probes"] = options.probes;
+    out["threads"] = threads;
+    out["uniform_per_second_one_thread"] = json_output::rounded(uniform_one, 0);
+    out["uniform_per_second_all_threads"] = json_output::rounded(uniform_all, 0);
+    out["playout_per_second_one_thread"] = json_output::rounded(playout_one, 0);
+    out["playout_per_second_all_threads"] = json_output::rounded(playout_all, 0);
+    fmt::print("{}\n", json_output::dump(out));
     return;
   }
   fmt::print("{} tables 0..{} seeds: {} positions, {} bytes ({:.3f} bits/position)\n",

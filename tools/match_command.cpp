@@ -14,6 +14,7 @@
 #include "solver/search/match.h"
 #include "tools/cli.h"
 #include "tools/endgame_tables.h"
+#include "tools/json_output.h"
 #include "tools/progress.h"
 
 namespace mancala::cli {
@@ -119,12 +120,18 @@ void run_match(const MatchOptions& o) {
     if (!pgn) throw Failure("cannot write " + o.pgn);
   }
   if (o.json) {
-    fmt::print(
-        "{{\"game\": {}, \"a\": {}, \"b\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, "
-        "\"losses\": {}, "
-        "\"points\": {:.4f}, \"elo\": {:.1f}, \"elo_margin\": {:.1f}}}\n",
-        json_string(rules.name()), o.a, o.b, score.games(), score.wins, score.draws, score.losses,
-        score.points(), elo.difference, elo.margin);
+    json_output::Json out;
+    out["game"] = rules.name();
+    out["a"] = o.a;
+    out["b"] = o.b;
+    out["games"] = score.games();
+    out["wins"] = score.wins;
+    out["draws"] = score.draws;
+    out["losses"] = score.losses;
+    out["points"] = json_output::rounded(score.points(), 4);
+    out["elo"] = json_output::rounded(elo.difference, 1);
+    out["elo_margin"] = json_output::rounded(elo.margin, 1);
+    fmt::print("{}\n", json_output::dump(out));
     return;
   }
   fmt::print("{}: A = {} against B = {}, {} games\n", rules.name(), level_name(o.a, rules),

@@ -7,6 +7,7 @@
 
 #include "solver/rules/perft.h"
 #include "tools/cli.h"
+#include "tools/json_output.h"
 
 namespace mancala::cli {
 
@@ -28,7 +29,7 @@ void run_perft(const PerftOptions& options) {
     fmt::print("{:>5} {:>16} {:>18} {:>10} {:>14}\n", "depth", "leaves", "moves applied", "seconds",
                "moves/s");
   }
-  std::string rows;
+  json_output::Json rows = json_output::Json::array();
   for (int depth = 1; depth <= options.depth; ++depth) {
     const auto t0 = std::chrono::steady_clock::now();
     const PerftCount count = perft(rules, start, depth);
@@ -36,18 +37,25 @@ void run_perft(const PerftOptions& options) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double rate = seconds > 0 ? static_cast<double>(count.moves_applied) / seconds : 0.0;
     if (options.json) {
-      rows += fmt::format(
-          "{}{{\"depth\": {}, \"leaves\": {}, \"moves_applied\": {}, \"seconds\": {:.6f}}}",
-          depth == 1 ? "" : ", ", depth, count.leaves, count.moves_applied, seconds);
+      json_output::Json row;
+      row["depth"] = depth;
+      row["leaves"] = count.leaves;
+      row["moves_applied"] = count.moves_applied;
+      row["seconds"] = json_output::rounded(seconds, 6);
+      rows.push_back(std::move(row));
     } else {
       fmt::print("{:>5} {:>16} {:>18} {:>10.3f} {:>13.1f}M\n", depth, count.leaves,
                  count.moves_applied, seconds, rate / 1e6);
       std::fflush(stdout);
     }
   }
-  if (options.json)
-    fmt::print("{{\"game\": {}, \"position\": {}, \"perft\": [{}]}}\n", json_string(rules.name()),
-               json_string(to_string(start)), rows);
+  if (options.json) {
+    json_output::Json out;
+    out["game"] = rules.name();
+    out["position"] = to_string(start);
+    out["perft"] = std::move(rows);
+    fmt::print("{}\n", json_output::dump(out));
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "solver/search/solve.h"
 #include "tools/cli.h"
 #include "tools/endgame_tables.h"
+#include "tools/json_output.h"
 #include "tools/progress.h"
 
 namespace mancala::cli {
@@ -32,17 +33,6 @@ struct SolveCommandOptions {
   bool json = false;
   bool quiet = false;
 };
-
-std::string move_letters_json(const Position& from, const Rules& rules,
-                              const std::vector<Move>& line) {
-  std::string out;
-  Position q = from;
-  for (Move m : line) {
-    out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", move_letter(q.side_to_move, m));
-    q = apply_move(rules, q, m);
-  }
-  return out;
-}
 
 void run_solve(const SolveCommandOptions& o) {
   const Rules rules = require_rules(o.game);
@@ -85,16 +75,19 @@ void run_solve(const SolveCommandOptions& o) {
         "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
         r.lower, r.upper, r.nodes, r.seconds));
   if (o.json) {
-    std::string best_json;
-    for (Move m : r.best)
-      best_json +=
-          fmt::format("{}\"{}\"", best_json.empty() ? "" : ", ", move_letter(p.side_to_move, m));
-    fmt::print(
-        "{{\"game\": {}, \"position\": {}, \"value\": {}, \"best\": [{}], \"pv\": [{}], "
-        "\"nodes\": {}, \"seconds\": {:.3f}, \"value_seconds\": {:.3f}, \"tables\": {}}}\n",
-        json_string(rules.name()), json_string(to_string(p)), r.value, best_json,
-        move_letters_json(p, rules, r.pv), r.nodes, r.seconds, r.value_seconds,
-        tables ? tables->tables().max_seeds() : -1);
+    json_output::Json best = json_output::Json::array();
+    for (Move m : r.best) best.push_back(std::string(1, move_letter(p.side_to_move, m)));
+    json_output::Json out;
+    out["game"] = rules.name();
+    out["position"] = to_string(p);
+    out["value"] = r.value;
+    out["best"] = std::move(best);
+    out["pv"] = json_output::move_letters_json(rules, p, r.pv);
+    out["nodes"] = r.nodes;
+    out["seconds"] = json_output::rounded(r.seconds, 3);
+    out["value_seconds"] = json_output::rounded(r.value_seconds, 3);
+    out["tables"] = tables ? tables->tables().max_seeds() : -1;
+    fmt::print("{}\n", json_output::dump(out));
     return;
   }
   std::string best_text;

@@ -20,6 +20,9 @@ inline constexpr Side opponent(Side side) {
 inline constexpr int index(Side side) {
   return static_cast<int>(side);
 }
+inline constexpr const char* side_name(Side side) {
+  return side == Side::South ? "South" : "North";
+}
 
 inline constexpr int kMaxSlots = 2 * kMaxHouses + 2;
 

@@ -86,9 +86,10 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   Move move;
   if (options_.level >= 6 && options_.endgame && choose_exact(p, move, thinking)) return move;
   SearchLimits limits;
-  if (options_.level <= 4)
+  if (options_.level <= 4) {
     limits.max_depth = fixed_depth(options_.level, rules_);
-  else {
+    limits.max_seconds = options_.max_seconds;
+  } else {
     // Pro thinks four times as long as level 5, and its search stops wherever the tables know.
     const int factor = options_.level >= 6 ? 4 : 1;
     limits.max_seconds = options_.nodes_per_move ? 0 : factor * options_.seconds_per_move;

@@ -45,6 +45,7 @@ struct PlayerOptions {
   uint64_t nodes_per_move = 0;           // levels 5 and 6: a node budget instead (0: none)
   const ExactValues* endgame = nullptr;  // the endgame tables, for level 6; must outlive the player
   size_t transposition_megabytes = 32;   // transposition table of the search levels
+  double max_seconds = 0;                // levels 3 and 4: stop short of their depth (0: never)
 };
 
 // What the computer thought, for showing it.

@@ -1,0 +1,584 @@
+// The JSON API of `mancala serve` over real HTTP: a server started in this process on an
+// ephemeral loopback port, over small endgame tables (8 seeds) built for the suite, asked with
+// cpp-httplib's client. Every endpoint, every error status, a whole game of each game played
+// through the API, and the limits: bodies, request lines, a flood beyond the compute queue and
+// one beyond the connection threads.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "db/table_build.h"
+#include "solver/rules/game.h"
+#include "tools/web_server.h"
+
+namespace mancala::web {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// A server on 127.0.0.1, any free port, serving until destroyed.
+class RunningServer {
+ public:
+  explicit RunningServer(ServeOptions options) : server_(withLoopback(std::move(options))) {
+    Expected<int> port = server_.bind();
+    EXPECT_TRUE(port.ok()) << port.error();
+    port_ = port.ok() ? *port : 0;
+    thread_ = std::thread([this] { server_.run(); });
+    while (!server_.running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~RunningServer() {
+    server_.stop();
+    thread_.join();
+  }
+
+  int port() const { return port_; }
+  WebServer& server() { return server_; }
+  std::unique_ptr<httplib::Client> client() const {
+    auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    c->set_read_timeout(30, 0);
+    return c;
+  }
+
+ private:
+  static ServeOptions withLoopback(ServeOptions o) {
+    o.host = "127.0.0.1";
+    o.port = 0;
+    return o;
+  }
+  WebServer server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+class ServeApi : public ::testing::Test {
+ protected:
+  // CTest runs each test in a process of its own: the tables are built once, in the build
+  // folder, under a lock (two processes may start at once), and read back by the others.
+  static void SetUpTestSuite() {
+    db_ = new std::string(MANCALA_SERVE_TEST_DB);
+    fs::create_directories(*db_);
+    const int lock = ::open((*db_ + "/.lock").c_str(), O_RDWR | O_CREAT, 0644);
+    ASSERT_GE(lock, 0);
+    ::flock(lock, LOCK_EX);
+    for (const auto& [rules, seeds] : {std::pair{Rules::kalah(), 8}, {Rules::oware(), 4}}) {
+      const Expected<bool> built = db::build_tables({rules, seeds, *db_, {}}, {}, {});
+      EXPECT_TRUE(built.ok()) << built.error();
+    }
+    ::close(lock);
+    server_ = new RunningServer(options());
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete db_;
+  }
+
+  static ServeOptions options() {
+    ServeOptions o;
+    o.database_dir = *db_;
+    o.threads = 2;
+    o.queue = 4;
+    o.http_threads = 16;
+    o.limits.move_seconds = 0.5;
+    o.limits.analyse_seconds = 1;
+    return o;
+  }
+
+  static httplib::Result get(const std::string& path) { return client()->Get(path.c_str()); }
+  static httplib::Result post(const std::string& path, const std::string& body) {
+    return client()->Post(path.c_str(), body, "application/json");
+  }
+  static std::unique_ptr<httplib::Client> client() { return server_->client(); }
+
+  static std::string* db_;
+  static RunningServer* server_;
+};
+
+std::string* ServeApi::db_ = nullptr;
+RunningServer* ServeApi::server_ = nullptr;
+
+json body_of(const httplib::Result& r) {
+  EXPECT_TRUE(r) << "no answer";
+  if (!r) return json();
+  EXPECT_EQ(r->get_header_value("Content-Type"), "application/json; charset=utf-8");
+  return json::parse(r->body);
+}
+
+// ------------------------------------------------------------------ games and positions
+
+TEST_F(ServeApi, GamesListsTheKindsTheirRangesTheTablesFoundAndTheLevels) {
+  const auto r = get("/api/v1/games");
+  ASSERT_EQ(r->status, 200);
+  const json games = body_of(r);
+  EXPECT_EQ(games["version"], 1);
+  ASSERT_EQ(games["games"].size(), 3u);
+  EXPECT_EQ(games["games"][0]["default"], "kalah:6:4");
+  EXPECT_EQ(games["games"][0]["tables"], json::parse(R"([{"table": "kalah:6", "max_seeds": 8}])"));
+  EXPECT_EQ(games["games"][1]["tables"],
+            json::parse(R"([{"table": "oware:abapa", "max_seeds": 4}])"));
+  EXPECT_EQ(games["games"][1]["houses"]["max"], 6);
+  EXPECT_EQ(games["games"][2]["tables"], json::array());
+  ASSERT_EQ(games["levels"].size(), 6u);
+  EXPECT_EQ(games["levels"][5]["name"], "Pro");
+  EXPECT_EQ(games["levels"][5]["strongest"], true);
+  EXPECT_EQ(games["limits"]["move_seconds"], 0.5);
+}
+
+TEST_F(ServeApi, PositionAtTheStartListsEveryMoveWithItsSowing) {
+  const json p = body_of(get("/api/v1/position?game=kalah"));
+  EXPECT_EQ(p["game"], "kalah:6:4");
+  EXPECT_EQ(p["position"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
+  EXPECT_EQ(p["side_to_move"], "South");
+  EXPECT_EQ(p["game_over"], false);
+  EXPECT_TRUE(p["result"].is_null());
+  ASSERT_EQ(p["moves"].size(), 6u);
+  const json& c = p["moves"][2];
+  EXPECT_EQ(c["move"], "C");
+  EXPECT_EQ(c["position"], "4-4-0-5-5-5-4-4-4-4-4-4-1-0-S");
+  EXPECT_EQ(c["extra_turn"], true);
+  // Slots as the position string's fields: D, E, F, then South's store (12).
+  EXPECT_EQ(c["sowing"], json::parse(R"([{"from": 2, "seeds": 4, "slots": [3, 4, 5, 12]}])"));
+}
+
+TEST_F(ServeApi, PositionPlaysTheMovesGivenAndDescribesEachOne) {
+  const json p = body_of(get("/api/v1/position?game=kalah&moves=C,F,b"));
+  EXPECT_EQ(p["position"], "4-4-0-5-5-0-5-0-6-6-5-5-2-1-N");
+  ASSERT_EQ(p["played"].size(), 3u);
+  EXPECT_EQ(p["played"][1]["move"], "F");
+  EXPECT_EQ(p["played"][2]["side"], "North");
+  EXPECT_EQ(p["played"][2]["extra_turn"], true);
+  const json last = body_of(get("/api/v1/position?game=kalah&moves=CFb&played=last"));
+  ASSERT_EQ(last["played"].size(), 1u);
+  EXPECT_EQ(last["played"][0]["move"], "b");
+}
+
+TEST_F(ServeApi, PositionReportsCapturesAndTheEndOfTheGame) {
+  // South's C: its one seed lands in the empty D, opposite c's 3: a capture of 4.
+  const json capture =
+      body_of(get("/api/v1/position?game=kalah&position=0-0-1-0-0-0-0-0-3-0-0-1-20-23-S&moves=C"));
+  EXPECT_EQ(capture["played"][0]["captured"], 4);
+  EXPECT_EQ(capture["played"][0]["captured_slots"], json::parse("[3, 8]"));
+  // Kalah(1,1): A sows into South's store and empties South's row: the game ends, North's
+  // seed goes to North's store.
+  const json over = body_of(get("/api/v1/position?game=kalah:1:1&moves=A"));
+  EXPECT_EQ(over["game_over"], true);
+  EXPECT_EQ(over["result"],
+            json::parse(R"({"winner": "draw", "south": 1, "north": 1, "repetition": false})"));
+  EXPECT_EQ(over["moves"], json::array());
+}
+
+TEST_F(ServeApi, OwareRepetitionFollowsTheHistoryGiven) {
+  // 31 moves of Oware(1) after which a position occurs for the third time.
+  const std::string moves = "EeCfDdFeEfFaAbBcCdDeEfFaAbBcCdD";
+  const json ended = body_of(get("/api/v1/position?game=oware:1&moves=" + moves));
+  EXPECT_EQ(ended["game_over"], true);
+  EXPECT_EQ(ended["result"]["repetition"], true);
+  EXPECT_EQ(ended["played"].back()["game_over"], true);
+  // The same position without its history goes on.
+  const json alone = body_of(
+      get("/api/v1/position?game=oware:1&position=" + ended["position"].get<std::string>()));
+  EXPECT_EQ(alone["game_over"], false);
+}
+
+// ------------------------------------------------------------------ errors
+
+TEST_F(ServeApi, BadGameIs400NamingTheField) {
+  const auto r = get("/api/v1/position?game=chess");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "game");
+  EXPECT_EQ(get("/api/v1/position")->status, 400);  // no game at all
+}
+
+TEST_F(ServeApi, BadPositionIs400WithTheCliText) {
+  const auto r = get("/api/v1/position?game=kalah&position=4-4-4-4-4-4-4-4-4-4-4-5-0-0-S");
+  ASSERT_EQ(r->status, 400);
+  const json error = body_of(r);
+  EXPECT_EQ(error["field"], "position");
+  std::ifstream golden(std::string(MANCALA_GOLDEN_DIR) + "/bad_position_total.txt");
+  std::stringstream text;
+  text << golden.rdbuf();
+  EXPECT_NE(text.str().find("mancala: error: " + error["error"].get<std::string>()),
+            std::string::npos);
+}
+
+TEST_F(ServeApi, IllegalMoveIs400WithTheCliText) {
+  const auto r = get("/api/v1/position?game=kalah&moves=Ca");
+  ASSERT_EQ(r->status, 400);
+  const json error = body_of(r);
+  EXPECT_EQ(error["field"], "moves");
+  std::ifstream golden(std::string(MANCALA_GOLDEN_DIR) + "/apply_illegal_move.txt");
+  std::stringstream text;
+  text << golden.rdbuf();
+  EXPECT_NE(text.str().find("mancala: error: " + error["error"].get<std::string>()),
+            std::string::npos);
+}
+
+TEST_F(ServeApi, MoveAfterTheEndIs400) {
+  const auto r = get("/api/v1/position?game=kalah:1:1&moves=Aa");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_NE(body_of(r)["error"].get<std::string>().find("the game is already over"),
+            std::string::npos);
+}
+
+TEST_F(ServeApi, WrongMethodIs405) {
+  const auto r = get("/api/v1/move");
+  ASSERT_EQ(r->status, 405);
+  EXPECT_EQ(r->get_header_value("Allow"), "POST");
+  EXPECT_EQ(client()->Delete("/api/v1/games")->status, 405);
+  EXPECT_EQ(post("/api/v1/games", "{}")->status, 405);
+}
+
+TEST_F(ServeApi, UnknownPathIs404WithJson) {
+  const auto r = get("/api/v1/nothing");
+  ASSERT_EQ(r->status, 404);
+  EXPECT_EQ(body_of(r)["error"], "no such page: /api/v1/nothing");
+}
+
+TEST_F(ServeApi, OversizedBodyIs413) {
+  const auto r = post("/api/v1/record/parse", std::string(100 * 1024, ' '));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_EQ(body_of(r)["field"], "body");
+}
+
+TEST_F(ServeApi, OverlongRequestLineIs414) {
+  const auto r = get("/api/v1/position?game=kalah&moves=" + std::string(9000, 'A'));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 414);
+}
+
+TEST_F(ServeApi, MalformedBodiesAre400) {
+  EXPECT_EQ(body_of(post("/api/v1/move", "{\"game\": "))["field"], "body");
+  EXPECT_EQ(body_of(post("/api/v1/move", "[1, 2]"))["field"], "body");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": 3})"))["field"], "game");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "level": 7})"))["field"], "level");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "level": "6"})"))["field"], "level");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "moves": 12})"))["field"], "moves");
+  // Nested 20 000 deep: parsed without recursion, refused as not an object.
+  const std::string deep = std::string(20000, '[') + std::string(20000, ']');
+  EXPECT_EQ(post("/api/v1/move", deep)->status, 400);
+}
+
+TEST_F(ServeApi, GarbageOnTheSocketIsRefusedAndTheServerGoesOn) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(server_->port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const std::string garbage = "\x01\x02 not HTTP at all \xff\xfe\r\n\r\n";
+  ASSERT_EQ(::send(fd, garbage.data(), garbage.size(), 0), static_cast<ssize_t>(garbage.size()));
+  char reply[512];
+  const ssize_t n = ::recv(fd, reply, sizeof reply - 1, 0);
+  ::close(fd);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(reply, static_cast<size_t>(n)).rfind("HTTP/1.1 400", 0), 0u);
+  EXPECT_EQ(get("/api/v1/games")->status, 200);
+}
+
+// ------------------------------------------------------------------ tables
+
+TEST_F(ServeApi, TablesGiveTheValueAndEveryMoveBestFirst) {
+  const json t = body_of(get("/api/v1/tables?game=kalah&position=1-2-0-1-0-1-0-1-0-2-0-0-21-19-S"));
+  // The values of `mancala db query` for these houses: +2; D +2, F +2, A 0, B -2. South leads
+  // by 2 in the stores, so every predicted score is 2 more.
+  EXPECT_EQ(t["value"], 2);
+  EXPECT_EQ(t["score"], 4);
+  EXPECT_EQ(t["category"], "win");
+  ASSERT_EQ(t["moves"].size(), 4u);
+  EXPECT_EQ(t["moves"][0], json::parse(R"({"move": "D", "value": 2, "score": 4,
+      "category": "win", "position": "1-2-0-0-0-1-0-0-0-2-0-0-23-19-N"})"));
+  EXPECT_EQ(t["moves"][1]["move"], "F");
+  EXPECT_EQ(t["moves"][2]["move"], "A");
+  EXPECT_EQ(t["moves"][2]["category"], "win");  // 0 + 2
+  EXPECT_EQ(t["moves"][3]["move"], "B");
+  EXPECT_EQ(t["moves"][3]["category"], "draw");  // -2 + 2
+  EXPECT_EQ(t["best"], json::parse(R"(["D", "F"])"));
+  EXPECT_EQ(t["tables"], json::parse(R"({"table": "kalah:6", "max_seeds": 8})"));
+}
+
+TEST_F(ServeApi, TablesAreNotFoundOutsideThem) {
+  EXPECT_EQ(get("/api/v1/tables?game=kalah")->status, 404);  // 48 seeds on the board
+  const auto congkak = get("/api/v1/tables?game=congkak");
+  EXPECT_EQ(congkak->status, 404);
+  EXPECT_NE(body_of(congkak)["error"].get<std::string>().find("Congkak"), std::string::npos);
+  EXPECT_EQ(
+      get("/api/v1/tables?game=oware:4:awari&position=0-0-0-0-0-1-1-0-0-0-0-0-20-26-S")->status,
+      404);  // no awari tables built
+}
+
+TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
+  // A copy of the Kalah tables whose 3-seed layer lost its end.
+  const fs::path copy =
+      fs::path(::testing::TempDir()) / ("serve_corrupt_db_" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+  fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
+  ServeOptions o = options();
+  o.database_dir = copy.string();
+  {
+    RunningServer corrupt(o);
+    const auto r =
+        corrupt.client()->Get("/api/v1/tables?game=kalah&position=1-1-0-0-0-0-0-0-0-0-1-0-24-21-S");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 500);
+    EXPECT_NE(body_of(r)["error"].get<std::string>().find("seeds-03.mtb"), std::string::npos);
+  }
+  fs::remove_all(copy);
+}
+
+// ------------------------------------------------------------------ computer moves
+
+TEST_F(ServeApi, Level1PlaysALegalMoveAndSaysHowItThought) {
+  const json m = body_of(post("/api/v1/move", R"({"game": "oware", "level": 1, "seed": 5})"));
+  const std::string letter = m["move"];
+  ASSERT_EQ(letter.size(), 1u);
+  EXPECT_TRUE(letter[0] >= 'A' && letter[0] <= 'F');
+  EXPECT_EQ(m["played"]["move"], letter);
+  EXPECT_EQ(m["position"], m["played"]["position"]);
+  EXPECT_EQ(m["thinking"]["level"], 1);
+  EXPECT_TRUE(m["thinking"]["score"].is_null());
+}
+
+TEST_F(ServeApi, ProPlaysAnExactBestMoveInsideTheTables) {
+  const json m = body_of(
+      post("/api/v1/move",
+           R"({"game": "kalah", "position": "1-2-0-1-0-1-0-1-0-2-0-0-20-20-S", "level": 6})"));
+  EXPECT_TRUE(m["move"] == "D" || m["move"] == "F") << m.dump();
+  EXPECT_EQ(m["thinking"]["exact"], true);
+  EXPECT_EQ(m["thinking"]["from_tables"], true);
+  EXPECT_EQ(m["thinking"]["score"], 2);
+}
+
+TEST_F(ServeApi, ProThinksWithinTheServersCap) {
+  // The cap is 0.5 s: Pro's search gets four sixths of it (its solver the rest), where `play`
+  // gives it 4 s. The search's own clock is checked, not the wall: a loaded machine may keep the
+  // request waiting, but the search stops on time.
+  const json m = body_of(post("/api/v1/move", R"({"game": "kalah:6:6", "level": 6})"));
+  EXPECT_EQ(m["move"].get<std::string>().size(), 1u);
+  EXPECT_EQ(m["thinking"]["from_tables"], false);
+  EXPECT_LT(m["thinking"]["seconds"].get<double>(), 1.0);  // 0.33 s, and 4 s uncapped
+}
+
+TEST_F(ServeApi, MoveFromAnEndedGameIs400) {
+  const auto r = post("/api/v1/move", R"({"game": "kalah:1:1", "moves": "A", "level": 3})");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "moves");
+}
+
+// ------------------------------------------------------------------ analysis
+
+TEST_F(ServeApi, AnalysisInsideTheTablesIsExact) {
+  const json a =
+      body_of(get("/api/v1/analyse?game=kalah&position=1-2-0-1-0-1-0-1-0-2-0-0-20-20-S"));
+  EXPECT_EQ(a["source"], "tables");
+  ASSERT_EQ(a["moves"].size(), 4u);
+  for (const json& m : a["moves"]) EXPECT_EQ(m["exact"], true);
+  EXPECT_EQ(a["moves"][0]["score"], 2);
+  EXPECT_EQ(a["moves"][3]["move"], "B");
+  EXPECT_EQ(a["moves"][3]["category"], "loss");
+  EXPECT_EQ(a["best"], json::parse(R"(["D", "F"])"));
+}
+
+TEST_F(ServeApi, AnalysisOutsideTheTablesIsASearchWithinTheCap) {
+  const json a = body_of(get("/api/v1/analyse?game=congkak&time=60"));
+  EXPECT_EQ(a["source"], "search");
+  EXPECT_EQ(a["seconds"], 1.0);  // asked 60, capped at the server's 1
+  EXPECT_EQ(a["moves"].size(), 7u);
+  for (const json& m : a["moves"]) EXPECT_EQ(m.contains("category"), m["exact"] == true);
+}
+
+TEST_F(ServeApi, AnalysisRejectsABadTime) {
+  const auto r = get("/api/v1/analyse?game=kalah&time=-1");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "time");
+}
+
+// ------------------------------------------------------------------ records
+
+TEST_F(ServeApi, ARecordWrittenReadsBack) {
+  const json written = body_of(
+      post("/api/v1/record", R"({"game": "kalah", "moves": "CFb", "tags": {"South": "Ann"}})"));
+  const std::string record = written["record"];
+  EXPECT_NE(record.find("[South \"Ann\"]"), std::string::npos);
+  EXPECT_NE(record.find("1. CF b *"), std::string::npos);
+  const json read = body_of(post("/api/v1/record/parse", json{{"record", record}}.dump()));
+  EXPECT_EQ(read["game"], "kalah:6:4");
+  EXPECT_EQ(read["moves"], "CFb");
+  EXPECT_EQ(read["position"], "4-4-0-5-5-0-5-0-6-6-5-5-2-1-N");
+  EXPECT_EQ(read["tags"]["South"], "Ann");
+}
+
+TEST_F(ServeApi, AnAualeOgnRecordIsRead) {
+  const std::string ogn =
+      "[Variant \"Oware Abapa\"]\n[North \"Aalina\"]\n[Result \"*\"]\n\n1. F a 2. E b 3. D c+2\n";
+  const json read = body_of(post("/api/v1/record/parse", json{{"record", ogn}}.dump()));
+  EXPECT_EQ(read["game"], "oware:4:abapa");
+  EXPECT_EQ(read["moves"], "FaEbDc");
+  EXPECT_EQ(read["tags"]["North"], "Aalina");
+}
+
+TEST_F(ServeApi, ABadRecordOrTagIs400) {
+  EXPECT_EQ(body_of(post("/api/v1/record/parse", R"({"record": "[Game \"chess\"]\n"})"))["field"],
+            "record");
+  const auto r = post("/api/v1/record", R"({"game": "kalah", "tags": {"South": "a\n[Bad"}})");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "tags");
+}
+
+// ------------------------------------------------------------------ the web app
+
+TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
+  const auto r = get("/");
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_NE(r->get_header_value("Content-Security-Policy").find("default-src 'self'"),
+            std::string::npos);
+  EXPECT_NE(r->body.find("<script type=\"module\" src=\"app.js\">"), std::string::npos);
+  const std::string etag = r->get_header_value("ETag");
+  ASSERT_FALSE(etag.empty());
+  const auto again = client()->Get("/", {{"If-None-Match", etag}});
+  EXPECT_EQ(again->status, 304);
+  EXPECT_EQ(get("/app.js")->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(get("/i18n/he.json")->get_header_value("Content-Type"),
+            "application/json; charset=utf-8");
+  EXPECT_EQ(get("/../CMakeLists.txt")->status, 404);
+}
+
+// ------------------------------------------------------------------ whole games
+
+// Plays a game to its end with level-1 moves asked of the server, the moves sent each time.
+void play_to_the_end(httplib::Client& c, const std::string& game) {
+  std::string moves;
+  for (int ply = 0;; ++ply) {
+    ASSERT_LT(ply, 2000) << game << " does not end";
+    const auto state = c.Get(("/api/v1/position?game=" + game + "&moves=" + moves).c_str());
+    ASSERT_EQ(state->status, 200) << state->body;
+    const json p = json::parse(state->body);
+    if (p["game_over"] == true) {
+      const json& result = p["result"];
+      const Rules rules = *parse_rules(game);
+      const int stores = result["south"].get<int>() + result["north"].get<int>();
+      EXPECT_LE(stores, rules.total_seeds());
+      EXPECT_GT(ply, 4);
+      return;
+    }
+    const auto m = c.Post(
+        "/api/v1/move", json{{"game", game}, {"moves", moves}, {"level", 1}, {"seed", ply}}.dump(),
+        "application/json");
+    ASSERT_EQ(m->status, 200) << m->body;
+    moves += json::parse(m->body)["move"].get<std::string>();
+  }
+}
+
+TEST_F(ServeApi, AWholeGameOfEachGameThroughTheApi) {
+  auto c = client();
+  for (const char* game : {"kalah", "oware", "congkak"}) play_to_the_end(*c, game);
+}
+
+// ------------------------------------------------------------------ limits
+
+TEST(ServeLimits, AFloodBeyondTheComputeQueueIsAnswered503AndTheServerGoesOn) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.queue = 1;
+  o.limits.move_seconds = 1;  // a search of 1 s: all 8 requests arrive while the first thinks
+  RunningServer running(o);
+  // 8 searches at once: one thinks, one waits, the others are turned away at once.
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0}, busy{0}, other{0};
+  std::atomic<bool> retry_after{true};
+  for (int i = 0; i < 8; ++i)
+    clients.emplace_back([&] {
+      const auto r = running.client()->Post("/api/v1/move", R"({"game": "kalah", "level": 5})",
+                                            "application/json");
+      if (r && r->status == 200) {
+        ++ok;
+      } else if (r && r->status == 503) {
+        ++busy;
+        if (r->get_header_value("Retry-After").empty()) retry_after = false;
+      } else {
+        ++other;
+      }
+    });
+  for (std::thread& t : clients) t.join();
+  EXPECT_GE(ok.load(), 1);
+  EXPECT_GE(busy.load(), 1);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_TRUE(retry_after.load());
+  EXPECT_EQ(running.server().busy_replies(), static_cast<uint64_t>(busy.load()));
+  // And it still thinks afterwards.
+  const auto after = running.client()->Post("/api/v1/move", R"({"game": "kalah", "level": 3})",
+                                            "application/json");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, 200);
+}
+
+// A raw connection to the server, for holding connection threads.
+int connect_to(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  const timeval timeout{10, 0};  // a server that never answers fails the test, not hangs it
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  return fd;
+}
+
+std::string ask(int fd, const std::string& path) {
+  const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  EXPECT_EQ(::send(fd, request.data(), request.size(), 0), static_cast<ssize_t>(request.size()));
+  char reply[4096];
+  const ssize_t n = ::recv(fd, reply, sizeof reply, 0);
+  return n > 0 ? std::string(reply, static_cast<size_t>(n)) : "";
+}
+
+TEST(ServeLimits, ConnectionsBeyondTheirQueueAreAnswered503) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.http_threads = 1;  // 1 thread, 4 connections may wait
+  RunningServer running(o);
+  // The only connection thread is kept by an open keep-alive connection.
+  const int kept = connect_to(running.port());
+  ASSERT_EQ(ask(kept, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
+  std::vector<int> waiting;
+  for (int i = 0; i < 4; ++i) waiting.push_back(connect_to(running.port()));
+  // The queue is full: the next connection is answered at once, and closed.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int shed = connect_to(running.port());
+  const std::string reply = ask(shed, "/api/v1/games");
+  EXPECT_EQ(reply.rfind("HTTP/1.1 503", 0), 0u) << reply;
+  EXPECT_NE(reply.find("Retry-After"), std::string::npos);
+  ::close(shed);
+  // When the kept connection goes, the waiting ones are served in turn.
+  ::close(kept);
+  for (int fd : waiting) {
+    EXPECT_EQ(ask(fd, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+}  // namespace mancala::web

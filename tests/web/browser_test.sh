@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The browser tests of the web board (board.test.mjs), as CTest runs them:
+#   browser_test.sh MANCALA_BINARY WORK_DIR
+# Installs playwright-core (pinned in package-lock.json) into WORK_DIR with npm ci, once; it drives
+# Debian's /usr/bin/chromium and never downloads a browser of its own. Builds small Kalah and
+# Oware tables (8 seeds) in WORK_DIR/db, then runs the tests with node's test runner. Screenshots
+# go to WORK_DIR/screenshots.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+binary="$1"
+work="$2"
+mkdir -p "$work"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
+  [ ! -d "$work/node_modules/playwright-core" ]; then
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+for game in kalah oware; do
+  "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
+done
+cp "$here/board.test.mjs" "$work/"
+cd "$work"
+MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="$work/screenshots" \
+  exec node --test --test-concurrency=1 --test-reporter=spec board.test.mjs

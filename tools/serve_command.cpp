@@ -1,0 +1,98 @@
+// mancala serve [--host H] [--port P] [--db DIR] [--threads N] ...: the web board and the JSON API.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cmath>
+#include <string>
+#include <thread>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "tools/cli.h"
+#include "tools/web_server.h"
+
+namespace mancala::cli {
+
+namespace {
+
+std::string url_of(const std::string& host, int port) {
+  // An IPv6 address is written in brackets; a wildcard address is reached through loopback.
+  if (host == "0.0.0.0" || host.empty()) return fmt::format("http://127.0.0.1:{}/", port);
+  if (host == "::") return fmt::format("http://[::1]:{}/", port);
+  if (host.find(':') != std::string::npos) return fmt::format("http://[{}]:{}/", host, port);
+  return fmt::format("http://{}:{}/", host, port);
+}
+
+void run_serve(const web::ServeOptions& options) {
+  if (options.port < 0 || options.port > 65535) throw UsageError("--port must be from 0 to 65535");
+  if (options.threads < 0) throw UsageError("--threads must be at least 1");
+  if (options.http_threads < 1) throw UsageError("--http-threads must be at least 1");
+  if (options.queue < 0) throw UsageError("--queue must be at least 1");
+  if (!(options.limits.move_seconds > 0) || !std::isfinite(options.limits.move_seconds))
+    throw UsageError("--move-seconds must be positive");
+  if (!(options.limits.analyse_seconds > 0) || !std::isfinite(options.limits.analyse_seconds))
+    throw UsageError("--analyse-seconds must be positive");
+  if (options.max_body_bytes < 1024) throw UsageError("--max-body must be at least 1024 (bytes)");
+
+  // Ctrl-C and SIGTERM stop the server cleanly: the signals are blocked in every thread (the
+  // server's threads inherit the mask) and taken by one thread that asks the server to stop.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  web::WebServer server(options);
+  const Expected<int> port = server.bind();
+  if (!port) throw Failure(port.error());
+  std::string tables;
+  for (const auto& t : server.api().tables_found())
+    tables += fmt::format("{}{} up to {} seeds", tables.empty() ? "" : ", ",
+                          t["table"].get<std::string>(), t["max_seeds"].get<int>());
+  fmt::print("mancala serve: the web board is at {}\n", url_of(options.host, *port));
+  fmt::print("endgame tables: {}\n", tables.empty() ? "none (mancala db build kalah)" : tables);
+  fmt::print("stop with Ctrl-C\n");
+  std::fflush(stdout);
+
+  std::thread signals([&] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    server.stop();
+  });
+  server.run();
+  // Stopped some other way than by a signal: wake the signal thread.
+  pthread_kill(signals.native_handle(), SIGTERM);
+  signals.join();
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto o = std::make_shared<web::ServeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "serve", "The web board and the JSON API (perfect moves from the endgame tables) over HTTP");
+  cmd->add_option("--host", o->host,
+                  "Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)");
+  cmd->add_option("--port,-p", o->port, "Port (default 8080; 0 picks a free one)");
+  cmd->add_option("--db", o->database_dir,
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+  cmd->add_option("--threads,-t", o->threads,
+                  "Threads for computer moves and analyses (default: one per core)");
+  cmd->add_option("--queue", o->queue,
+                  "Computer moves and analyses that may wait for a thread; beyond, 503 (default "
+                  "8 per thread)");
+  cmd->add_option("--http-threads", o->http_threads,
+                  "Connections served at once; each open (keep-alive) connection holds one "
+                  "(default 128)");
+  cmd->add_option("--move-seconds", o->limits.move_seconds,
+                  "Longest a computer move may think, level 6 included (default 2)");
+  cmd->add_option("--analyse-seconds", o->limits.analyse_seconds,
+                  "Longest an analysis may take (default 5)");
+  cmd->add_option("--max-body", o->max_body_bytes,
+                  "Largest request body in bytes; larger ones get 413 (default 65536)");
+  cmd->add_flag("--log", o->log, "Print one line per request on standard error");
+  cmd->callback([o] { run_serve(*o); });
+}
+
+}  // namespace mancala::cli

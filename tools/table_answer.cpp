@@ -1,0 +1,52 @@
+#include "tools/table_answer.h"
+
+#include <algorithm>
+
+#include "solver/rules/moves.h"
+#include "solver/tables/exact_values.h"
+#include "solver/tables/table_rules.h"
+
+namespace mancala {
+
+std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
+  std::stable_sort(
+      moves.begin(), moves.end(),
+      [](const TableMoveValue& a, const TableMoveValue& b) { return a.value > b.value; });
+  return moves;
+}
+
+TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, const Position& p) {
+  TableAnswer answer;
+  const Expected<Rules> table_rules = table_rules_for(rules);
+  if (!table_rules) {
+    answer.status = db::ProbeStatus::NotCovered;
+    answer.message = table_rules.error();
+    return answer;
+  }
+  const db::TableSet& set = tables.tables();
+  const int seeds = p.seeds_on_board();
+  if (seeds > set.max_seeds()) {
+    answer.status = db::ProbeStatus::NotCovered;
+    answer.message = to_string(p) + " has " + std::to_string(seeds) + " seeds on the board; the " +
+                     rules.table_name() + " tables in " + set.directory() + " hold up to " +
+                     std::to_string(set.max_seeds()) +
+                     (set.max_seeds() < 0 ? " (none built: run mancala db build)" : "");
+    return answer;
+  }
+  // A fresh view of the same tables, so that the failure it reports is this call's.
+  const db::TableValues values(tables.shared_tables());
+  const RootProbe probe = probe_root(is_game_over(rules, p) ? rules : *table_rules, values, p);
+  if (!probe.ok()) {
+    answer.status = db::ProbeStatus::Failed;
+    answer.message = values.first_failure();
+    return answer;
+  }
+  answer.status = db::ProbeStatus::Ok;
+  answer.value = probe.value;
+  for (int i = 0; i < probe.count; ++i)
+    answer.moves.push_back(
+        {probe.moves[static_cast<size_t>(i)], probe.move_values[static_cast<size_t>(i)]});
+  return answer;
+}
+
+}  // namespace mancala

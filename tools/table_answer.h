@@ -1,0 +1,38 @@
+// A position and every move from it valued from the endgame tables: what `mancala db query`
+// prints, for the web API's /tables and /analyse answers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/table_set.h"
+#include "db/table_values.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
+
+namespace mancala {
+
+struct TableMoveValue {
+  Move move = 0;
+  int value = 0;  // for the mover: its gain by the move and what follows with perfect play
+};
+
+struct TableAnswer {
+  db::ProbeStatus status = db::ProbeStatus::Failed;
+  std::string message;                // why not, unless Ok
+  int value = 0;                      // the position's table value for the side to move
+  std::vector<TableMoveValue> moves;  // every legal move, in house order
+
+  bool ok() const { return status == db::ProbeStatus::Ok; }
+};
+
+// The moves best first, ties in house order.
+std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves);
+
+// Values `p` and each of its moves with the root probe (solver/tables/exact_values.h), as `db
+// query` does: the values the tables store, except that a game over by its own rules (the Oware
+// majority) is worth what the rules give, with no moves. NotCovered when the tables hold fewer
+// seeds than `p` has on the board, Failed (with the reason) when a layer cannot be read.
+TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, const Position& p);
+
+}  // namespace mancala

@@ -1,0 +1,62 @@
+// The JSON API of the server (README, "Web board and HTTP API"). Every request carries the whole
+// game: its GAME string, start position and moves, so the page never applies a rule itself.
+
+export class ApiError extends Error {
+  constructor(status, message, field) {
+    super(message);
+    this.status = status;
+    this.field = field;
+  }
+}
+
+async function call(path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    throw new ApiError(0, String(error));
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // An answer without JSON: reported by its status below.
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, body && body.error ? body.error : response.statusText,
+                       body && body.field);
+  }
+  return body;
+}
+
+function query(params) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, value);
+  }
+  return search.toString();
+}
+
+function post(path, body) {
+  return call(path, {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify(body),
+  });
+}
+
+export const api = {
+  games: () => call('/api/v1/games'),
+  // played: "all", "last" or "none": which of the moves to describe seed by seed.
+  position: (game, start, moves, played = 'none') =>
+    call(`/api/v1/position?${query({game, position: start, moves: moves.join(''), played})}`),
+  tables: (game, start, moves) =>
+    call(`/api/v1/tables?${query({game, position: start, moves: moves.join('')})}`),
+  analyse: (game, start, moves, time) =>
+    call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`),
+  move: (game, start, moves, level) =>
+    post('/api/v1/move', {game, position: start || undefined, moves: moves.join(''), level}),
+  writeRecord: (game, start, moves, tags) =>
+    post('/api/v1/record', {game, position: start || undefined, moves: moves.join(''), tags}),
+  readRecord: (text) => post('/api/v1/record/parse', {record: text}),
+};

@@ -127,8 +127,8 @@ for run in $(seq "$runs"); do
     done
     seeds=0
     [ $tables = yes ] && seeds=$table_seeds
-    [ $have_cmancala = yes ] && cmancala "CMancala, Kalah(6,4) standard, $what, 1 thread" $seeds
-    [ $have_girving = yes ] && girving "girving, Kalah(6,4) empty-capture, $what, 1 thread" $seeds
+    [ $have_cmancala = yes ] && cmancala "CMancala, Kalah(6,4) standard, $what, 1 thread" "$seeds"
+    [ $have_girving = yes ] && girving "girving, Kalah(6,4) empty-capture, $what, 1 thread" "$seeds"
   done
 done
 

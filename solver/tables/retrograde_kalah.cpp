@@ -73,8 +73,10 @@ class KalahLayerPass {
   KalahLayerPass(const Rules& rules, const TableIndex& index,
                  const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values)
       : rules_(rules), seeds_(seeds), values_(values) {
+    // A bar of this layer's positions sits below seeds + kSlots - 1; the index holds the
+    // binomials up to that (it covers at least this layer), the rest stay 0.
     for (int k = 0; k < kSlots; ++k)
-      for (int n = 0; n < kMaxBar; ++n)
+      for (int n = 0; n < std::min(kMaxBar, seeds + kSlots); ++n)
         choose_[static_cast<size_t>(k)][static_cast<size_t>(n)] = index.binomial(n, k);
     for (int taken = 0; taken <= seeds; ++taken)
       layer_after_[static_cast<size_t>(taken)] =

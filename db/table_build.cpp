@@ -5,11 +5,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "db/file_io.h"
 
 namespace mancala::db {
 
@@ -31,13 +32,13 @@ class LayerWriter {
         threads_(threads),
         thread_([this] { run(); }) {}
 
-  // Stops after the write under way (the layers still waiting are dropped: a later build
-  // resumes from the files written).
+  // Writes the layers still waiting, then stops (after a failed write there are none): a build
+  // ended early, by an error or an exception from a progress callback (Ctrl-C in Python), keeps
+  // every layer it finished, as the build did before writing overlapped it.
   ~LayerWriter() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       closing_ = true;
-      jobs_.clear();
     }
     changed_.notify_all();
     thread_.join();
@@ -85,7 +86,7 @@ class LayerWriter {
       {
         std::unique_lock<std::mutex> lock(mutex_);
         changed_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
-        if (closing_) return;
+        if (jobs_.empty()) return;  // closing, and nothing left to write
         job = std::move(jobs_.front());
         jobs_.pop_front();
         busy_ = true;
@@ -125,8 +126,8 @@ class LayerWriter {
   bool busy_ = false;  // a job has been taken and is not done yet
   std::vector<LayerReport> done_;
   std::string error_;
-  bool closing_ = false;
-  std::thread thread_;  // last: it starts once everything above is ready
+  bool closing_ = false;  // no more jobs will come
+  std::thread thread_;    // last: it starts once everything above is ready
 };
 
 }  // namespace
@@ -140,9 +141,12 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   const std::string name = request.rules.table_name();
   const int houses = request.rules.houses;
   const std::string directory = request.database_dir + "/" + table_directory_name(name);
-  std::error_code ec;
-  std::filesystem::create_directories(directory, ec);
-  if (ec) return Error{directory + ": cannot create: " + ec.message()};
+  Expected<bool> made = make_directories(directory);
+  if (!made) return Error{made.error()};
+  // One writer at a time; under the lock, temporary files a killed build left are removed.
+  Expected<WriterLock> lock = WriterLock::acquire(directory);
+  if (!lock) return Error{lock.error()};
+  remove_stale_temporaries(directory, "seeds-");
 
   // The builder outlives the writer, which reads its layers.
   RetrogradeBuilder builder(request.rules, request.max_seeds);

@@ -40,7 +40,9 @@ struct LayerReport {
 };
 
 // Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it
-// is written (or kept), in order. Both are called on the calling thread only.
+// is written (or kept), in order. Both are called on the calling thread only. A build ended
+// early (an error, or an exception thrown by `progress`) still writes the layers it finished
+// before it returns or the exception leaves it, so that a later build resumes from them.
 Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
                             const std::function<void(const LayerReport&)>& layer_done);
 

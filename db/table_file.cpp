@@ -4,30 +4,38 @@
 #include <omp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
-#include <zdict.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
+
+// xxHash inlined, so that it is compiled for this machine's vector unit (AVX2 or AVX-512). GCC 12
+// warns about the AVX-512 intrinsics' deliberately undefined inputs (a known false positive), so
+// the warning is off for xxHash's code.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "db/file_io.h"
+#include "solver/rules/rules.h"
+#include "solver/tables/table_index.h"
+
+#include "db/checksum_stream.h"
+#include "db/table_blocks.h"
 
 namespace mancala::db {
 
 uint64_t checksum64(const void* data, size_t size) {
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  uint64_t h = 0x243F6A8885A308D3ull ^ size;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bytes + i, 8);
-    h = (h ^ word) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-  }
-  for (; i < size; ++i) h = (h ^ bytes[i]) * 0x100000001B3ull;
-  h ^= h >> 32;
-  return h * 0xD6E8FEB86659FD93ull;
+  Checksum64Stream stream(size);
+  stream.update(data, size);
+  return stream.finish();
 }
 
 std::string table_directory_name(const std::string& table_name) {
@@ -48,16 +56,33 @@ std::string plain_layer_file_name(int seeds) {
   return name;
 }
 
+int layer_of_file_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (int seeds = 0; seeds <= kMaxTableSeeds; ++seeds)
+    if (name == layer_file_name(seeds) || name == plain_layer_file_name(seeds)) return seeds;
+  return -1;
+}
+
 std::string encoding_name(uint32_t value_encoding) {
   switch (value_encoding) {
     case kZigzagBytes:
       return "zstd";
     case kPlainBytes:
       return "plain";
+    case kUncheckedPlainBytes:
+      return "plain (old layout)";
     default:
       return "unknown (" + std::to_string(value_encoding) + ")";
   }
 }
+
+uint64_t plain_block_checksum(const void* data, size_t size) {
+  return XXH3_64bits(data, size);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace {
 
@@ -71,17 +96,6 @@ uint64_t composition_count(int seeds, int slots) {
 
 Error file_error(const std::string& path, const std::string& what) {
   return Error{path + ": " + what};
-}
-
-bool write_all(int fd, const void* data, size_t size) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  while (size) {
-    const ssize_t n = ::write(fd, p, size);
-    if (n <= 0) return false;
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
 }
 
 std::atomic<uint64_t> next_file_id{1};
@@ -119,61 +133,38 @@ Expected<CompressedSections> compress_values(const std::string& path,
   const uint64_t blocks = (count + block_size - 1) / block_size;
 
   std::vector<uint8_t> encoded(count);
-  for (uint64_t i = 0; i < count; ++i) encoded[i] = zigzag(values[i]);
+  zigzag_encode(values.data(), count, encoded.data());
 
   // A dictionary trained on a spread of blocks lets small blocks compress like large ones.
   CompressedSections sections;
-  std::vector<uint8_t>& dictionary = sections.dictionary;
-  if (options.dictionary_size > 0 && blocks >= 32) {
-    const uint64_t samples = std::min<uint64_t>(blocks, 4000);
+  const std::vector<uint64_t> sample_blocks = dictionary_sample_blocks(blocks, options);
+  if (!sample_blocks.empty()) {
     std::vector<uint8_t> sample_bytes;
     std::vector<size_t> sample_sizes;
-    for (uint64_t k = 0; k < samples; ++k) {
-      const uint64_t b = k * blocks / samples;
+    for (const uint64_t b : sample_blocks) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
       sample_bytes.insert(sample_bytes.end(), encoded.begin() + static_cast<ptrdiff_t>(lo),
                           encoded.begin() + static_cast<ptrdiff_t>(hi));
       sample_sizes.push_back(hi - lo);
     }
-    dictionary.resize(options.dictionary_size);
-    const size_t size =
-        ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), sample_bytes.data(),
-                              sample_sizes.data(), static_cast<unsigned>(sample_sizes.size()));
-    if (ZDICT_isError(size))
-      dictionary.clear();  // too little variety to train on: do without
-    else
-      dictionary.resize(size);
+    sections.dictionary = train_dictionary(sample_bytes, sample_sizes, options);
   }
 
-  ZSTD_CDict* cdict = dictionary.empty() ? nullptr
-                                         : ZSTD_createCDict(dictionary.data(), dictionary.size(),
-                                                            options.compression_level);
+  const PreparedDictionary prepared(sections.dictionary, options);
   std::vector<std::vector<uint8_t>> compressed(blocks);
   bool failed = false;
 #pragma omp parallel
   {
-    ZSTD_CCtx* context = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, options.compression_level);
-    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(context, ZSTD_c_dictIDFlag, 0);
-    if (cdict) ZSTD_CCtx_refCDict(context, cdict);
+    BlockCompressor compressor(prepared.get(), options);
 #pragma omp for schedule(dynamic, 16)
     for (uint64_t b = 0; b < blocks; ++b) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
-      std::vector<uint8_t>& out = compressed[b];
-      out.resize(ZSTD_compressBound(hi - lo));
-      const size_t n =
-          ZSTD_compress2(context, out.data(), out.size(), encoded.data() + lo, hi - lo);
-      if (ZSTD_isError(n)) {
+      if (!compressor.compress(encoded.data() + lo, hi - lo, compressed[b])) {
 #pragma omp atomic write
         failed = true;
-      } else {
-        out.resize(n);
       }
     }
-    ZSTD_freeCCtx(context);
   }
-  ZSTD_freeCDict(cdict);
   if (failed) return file_error(path, "compression failed");
 
   std::vector<uint64_t>& offsets = sections.index;
@@ -191,100 +182,103 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
                                        int seeds, const std::vector<int8_t>& values,
                                        const WriteOptions& options) {
   if (name.size() >= kNameSize) return file_error(path, "table name too long");
+  if (houses < 1 || houses > static_cast<int>(kMaxTableHouses) || seeds < 0 ||
+      seeds > kMaxTableSeeds)
+    return file_error(path, "no table layer has " + std::to_string(houses) + " houses and " +
+                                std::to_string(seeds) + " seeds");
   const uint64_t count = values.size();
   if (count != composition_count(seeds, 2 * houses))
     return file_error(path, "value count does not match the layer size");
+  for (uint64_t rank = 0; rank < count; ++rank)
+    if (values[rank] < -seeds || values[rank] > seeds)
+      return file_error(path, "value " + std::to_string(values[rank]) + " at rank " +
+                                  std::to_string(rank) + " is outside -" + std::to_string(seeds) +
+                                  ".." + std::to_string(seeds));
+  if (!options.plain && (options.block_size < 1 || options.block_size > kMaxBlockSize))
+    return file_error(path, "block size must be from 1 to " + std::to_string(kMaxBlockSize));
+  if (!options.plain && options.dictionary_size > kMaxDictionarySize)
+    return file_error(path,
+                      "dictionary size must be at most " + std::to_string(kMaxDictionarySize));
+  // A table file replaces only a file (or nothing): never a FIFO or a directory of that name.
+  Expected<PathKind> kind = path_kind(path);
+  if (!kind) return Error{kind.error()};
+  if (*kind == PathKind::Directory || *kind == PathKind::Other)
+    return file_error(path, "is not a regular file; remove it first");
 
-  // A plain file is its values; a compressed one has a block index, a dictionary and blocks.
+  // A plain file is its values and a checksum per block; a compressed one has a block index,
+  // a dictionary and blocks.
   CompressedSections sections;
   const uint8_t* data = reinterpret_cast<const uint8_t*>(values.data());
   uint64_t data_size = count;
-  if (!options.plain) {
+  uint64_t block_size = kPlainBlockSize;
+  uint64_t block_count = (count + kPlainBlockSize - 1) / kPlainBlockSize;
+  if (options.plain) {
+    sections.index.resize(block_count);
+    for (uint64_t b = 0; b < block_count; ++b) {
+      const uint64_t first = b * kPlainBlockSize;
+      sections.index[b] =
+          plain_block_checksum(data + first, std::min<uint64_t>(kPlainBlockSize, count - first));
+    }
+  } else {
     Expected<CompressedSections> compressed = compress_values(path, values, options);
     if (!compressed) return Error{compressed.error()};
-    sections = std::move(*compressed);
+    sections = std::move(compressed.value());
     data = sections.data.data();
     data_size = sections.data.size();
+    block_size = options.block_size;
+    block_count = sections.index.size() - 1;
   }
-  const std::vector<uint64_t>& offsets = sections.index;
+  const std::vector<uint64_t>& index = sections.index;
   const std::vector<uint8_t>& dictionary = sections.dictionary;
-  const uint64_t index_bytes = offsets.size() * sizeof(uint64_t);
+  const uint64_t index_bytes = index.size() * sizeof(uint64_t);
 
-  TableHeader header{};
-  std::memcpy(header.magic, kMagic, sizeof kMagic);
-  header.version = kFormatVersion;
-  header.header_size = kHeaderSize;
-  std::memcpy(header.name, name.data(), name.size());
-  header.houses = static_cast<uint32_t>(houses);
-  header.seeds = static_cast<uint32_t>(seeds);
-  header.position_count = count;
-  header.value_encoding = options.plain ? kPlainBytes : kZigzagBytes;
-  header.block_size = options.plain ? 0 : options.block_size;
-  header.block_count = options.plain ? 0 : offsets.size() - 1;
-  header.index_offset = kHeaderSize;
-  header.dictionary_offset = header.index_offset + index_bytes;
-  header.dictionary_size = dictionary.size();
-  header.data_offset = header.dictionary_offset + dictionary.size();
-  header.data_size = data_size;
-  header.file_size = header.data_offset + data_size;
-  header.index_checksum = checksum64(offsets.data(), index_bytes);
-  header.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-  header.data_checksum = checksum64(data, data_size);
-  header.header_checksum = header_checksum(header);
+  LayerSections layout;
+  layout.encoding = options.plain ? kPlainBytes : kZigzagBytes;
+  layout.block_size = static_cast<uint32_t>(block_size);
+  layout.block_count = block_count;
+  layout.dictionary_size = dictionary.size();
+  layout.data_size = data_size;
+  layout.index_checksum = checksum64(index.data(), index_bytes);
+  layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
+  layout.data_checksum = checksum64(data, data_size);
+  const TableHeader header = layer_header(name, houses, seeds, count, layout);
 
-  const std::string temporary = path + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return file_error(temporary, "cannot create");
-  const bool written = write_all(fd, &header, sizeof header) &&
-                       write_all(fd, offsets.data(), index_bytes) &&
-                       write_all(fd, dictionary.data(), dictionary.size()) &&
-                       write_all(fd, data, data_size) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!written) {
-    std::filesystem::remove(temporary);
-    return file_error(temporary, "write failed (disk full?)");
+  Expected<AtomicFile> created = AtomicFile::create(path);
+  if (!created) return Error{created.error()};
+  AtomicFile out = std::move(created.value());
+  for (const auto& [bytes, size] : {std::pair<const void*, uint64_t>{&header, sizeof header},
+                                    {index.data(), index_bytes},
+                                    {dictionary.data(), dictionary.size()},
+                                    {data, data_size}}) {
+    Expected<bool> written = out.write(bytes, size);
+    if (!written) return Error{written.error()};
   }
-  // Read it back before it takes the real name.
+  Expected<bool> synced = out.sync();
+  if (!synced) return Error{synced.error()};
+  // Read it back before it takes the real name: its header and sections, its data checksum, and
+  // for a plain file every block against its checksum (what readers check on first touch).
   Expected<std::shared_ptr<const TableFile>> check =
-      TableFile::open(temporary, name, houses, seeds);
-  if (!check || !(*check)->data_checksum_ok()) {
-    std::filesystem::remove(temporary);
+      TableFile::open(out.temporary_path(), name, houses, seeds);
+  if (!check || !(*check)->data_checksum_ok())
     return file_error(
         path, "written file failed its check: " + (check ? "data checksum" : check.error()));
+  if (options.plain) {
+    Expected<std::vector<int8_t>> read_back = (*check)->read_all();
+    if (!read_back || *read_back != values)
+      return file_error(path, "written file failed its check: " +
+                                  (read_back ? "values differ" : read_back.error()));
   }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) return file_error(path, "cannot rename into place: " + ec.message());
+  Expected<bool> committed = out.commit();
+  if (!committed) return Error{committed.error()};
   return WriteReport{header.file_size, header.block_count, dictionary.size()};
 }
 
-Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& path,
-                                                           const std::string& name, int houses,
-                                                           int seeds) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return file_error(path, "missing or unreadable");
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return file_error(path, "cannot stat");
-  }
-  const size_t size = static_cast<size_t>(st.st_size);
-  if (size < kHeaderSize) {
-    ::close(fd);
-    return file_error(path, "truncated: shorter than a header");
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return file_error(path, "cannot map");
+namespace {
 
-  std::shared_ptr<TableFile> file(new TableFile());
-  file->path_ = path;
-  file->map_ = static_cast<const uint8_t*>(map);
-  file->map_size_ = size;
-  file->header_ = reinterpret_cast<const TableHeader*>(map);
-  file->id_ = next_file_id.fetch_add(1);
-  const TableHeader& h = *file->header_;
-
+// Every field of a header bounded by what the format allows, before any of it is trusted: a
+// forged header with a recomputed checksum must not make a reader allocate or read without
+// bound.
+Expected<bool> check_header(const TableHeader& h, const std::string& path, uint64_t file_size) {
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     return file_error(path, "not a mancala table (bad magic)");
   if (h.version != kFormatVersion)
@@ -292,6 +286,71 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
                                 std::to_string(kFormatVersion));
   if (h.header_size != kHeaderSize || header_checksum(h) != h.header_checksum)
     return file_error(path, "corrupt header (checksum mismatch)");
+  // The name: printable, NUL-terminated and NUL-padded, the name of a table of these houses.
+  const size_t length = strnlen(h.name, kNameSize);
+  if (length == 0 || length == kNameSize) return file_error(path, "corrupt header (name)");
+  for (size_t i = 0; i < kNameSize; ++i) {
+    const auto c = static_cast<unsigned char>(h.name[i]);
+    if (i < length ? (c < 0x21 || c > 0x7e) : c != 0)
+      return file_error(path, "corrupt header (name)");
+  }
+  const std::string name(h.name, length);
+  if (h.houses < 1 || h.houses > kMaxTableHouses)
+    return file_error(path, "corrupt header (" + std::to_string(h.houses) + " houses)");
+  Expected<Rules> rules = parse_table_name(name);
+  if (!rules || rules->houses != static_cast<int>(h.houses))
+    return file_error(path, "corrupt header (table name '" + name + "' with " +
+                                std::to_string(h.houses) + " houses)");
+  if (h.seeds > static_cast<uint32_t>(kMaxTableSeeds))
+    return file_error(path, "corrupt header (layer " + std::to_string(h.seeds) + ")");
+  if (h.position_count !=
+      composition_count(static_cast<int>(h.seeds), 2 * static_cast<int>(h.houses)))
+    return file_error(path, "corrupt header (position count)");
+  for (uint8_t byte : h.reserved)
+    if (byte) return file_error(path, "corrupt header (reserved bytes)");
+  const bool plain = h.value_encoding == kPlainBytes;
+  if (h.value_encoding == kUncheckedPlainBytes)
+    return file_error(path,
+                      "a plain copy in an older layout, without block checksums: run mancala db "
+                      "unpack to write it again");
+  if (h.value_encoding != kZigzagBytes && !plain)
+    return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
+  if (h.block_size < 1 || h.block_size > kMaxBlockSize ||
+      (plain && h.block_size != kPlainBlockSize) ||
+      h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
+    return file_error(path, "corrupt header (blocks: " + std::to_string(h.block_count) + " of " +
+                                std::to_string(h.block_size) + " positions)");
+  if (h.dictionary_size > kMaxDictionarySize || (plain && h.dictionary_size != 0))
+    return file_error(path,
+                      "corrupt header (dictionary size " + std::to_string(h.dictionary_size) + ")");
+  if (h.file_size != file_size)
+    return file_error(path, "truncated or padded: " + std::to_string(file_size) +
+                                " bytes, header says " + std::to_string(h.file_size));
+  // The sections tile the file: header, index, dictionary, data. (Each sum is of bounded
+  // numbers: block_count <= position count < 2^41, dictionary size <= 2^20.)
+  const uint64_t index_bytes = (h.block_count + (plain ? 0 : 1)) * sizeof(uint64_t);
+  if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
+      h.data_offset != h.dictionary_offset + h.dictionary_size || h.data_offset > file_size ||
+      h.data_size != file_size - h.data_offset || (plain && h.data_size != h.position_count))
+    return file_error(path, "corrupt header (section offsets)");
+  if (plain && h.dictionary_checksum != checksum64(nullptr, 0))
+    return file_error(path, "corrupt header (plain encoding: checksum of the empty dictionary)");
+  return true;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& path,
+                                                           const std::string& name, int houses,
+                                                           int seeds) {
+  Expected<OpenedFile> opened = open_regular_file(path);
+  if (!opened) return Error{opened.error()};
+  if (opened->size < kHeaderSize) return file_error(path, "truncated: shorter than a header");
+  TableHeader h;
+  Expected<bool> read = read_exactly(opened->fd.get(), path, &h, sizeof h, 0);
+  if (!read) return Error{read.error()};
+  Expected<bool> sound = check_header(h, path, opened->size);
+  if (!sound) return Error{sound.error()};
   const std::string file_name(h.name, strnlen(h.name, kNameSize));
   if (!name.empty() && file_name != name)
     return file_error(path, "holds table '" + file_name + "', expected '" + name + "'");
@@ -301,94 +360,140 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
   if (seeds >= 0 && h.seeds != static_cast<uint32_t>(seeds))
     return file_error(
         path, "holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(seeds));
-  if (h.houses == 0 || h.houses > 6 ||
-      h.position_count !=
-          composition_count(static_cast<int>(h.seeds), 2 * static_cast<int>(h.houses)))
-    return file_error(path, "corrupt header (position count)");
-  if (h.value_encoding != kZigzagBytes && h.value_encoding != kPlainBytes)
-    return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
-  if (h.file_size != size)
-    return file_error(path, "truncated or padded: " + std::to_string(size) +
-                                " bytes, header says " + std::to_string(h.file_size));
+
+  Expected<GuardedMapping> mapping =
+      GuardedMapping::map(opened->fd.get(), static_cast<size_t>(opened->size), path);
+  if (!mapping) return Error{mapping.error()};
+  std::shared_ptr<TableFile> file(new TableFile());
+  file->path_ = path;
+  file->header_ = h;
+  file->mapping_ = std::move(mapping.value());
+  file->max_value_ = static_cast<int>(h.seeds);
+  file->id_ = next_file_id.fetch_add(1);
+  file->index_ = file->mapping_.data() + h.index_offset;
+  file->data_ = file->mapping_.data() + h.data_offset;
   Expected<bool> ok = h.value_encoding == kPlainBytes ? file->check_plain() : file->check_blocks();
   if (!ok) return Error{ok.error()};
+  if (file->damaged()) return file->damaged_error();
   return std::shared_ptr<const TableFile>(std::move(file));
 }
 
+std::string TableFile::table_name() const {
+  return std::string(header_.name, strnlen(header_.name, kNameSize));
+}
+
+Error TableFile::damaged_error() const {
+  return file_error(path_,
+                    "the file changed under this reader (truncated or rewritten in place: a read "
+                    "of it faulted); none of its values are used");
+}
+
 Expected<bool> TableFile::check_blocks() {
-  const TableHeader& h = *header_;
-  if (h.block_size == 0 || h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
-    return file_error(path_, "corrupt header (blocks)");
+  const TableHeader& h = header_;
   const uint64_t index_bytes = (h.block_count + 1) * sizeof(uint64_t);
-  if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
-      h.data_offset != h.dictionary_offset + h.dictionary_size ||
-      h.data_offset + h.data_size != map_size_)
-    return file_error(path_, "corrupt header (section offsets)");
-  block_offsets_ = reinterpret_cast<const uint64_t*>(map_ + h.index_offset);
-  if (checksum64(block_offsets_, index_bytes) != h.index_checksum)
+  if (checksum64(index_, index_bytes) != h.index_checksum)
     return file_error(path_, "corrupt block index (checksum mismatch)");
-  for (uint64_t b = 0; b < h.block_count; ++b)
-    if (block_offsets_[b] > block_offsets_[b + 1]) return file_error(path_, "corrupt block index");
-  if (block_offsets_[0] != 0 || block_offsets_[h.block_count] != h.data_size)
-    return file_error(path_, "corrupt block index");
-  const uint8_t* dictionary = map_ + h.dictionary_offset;
+  uint64_t previous = 0;
+  for (uint64_t b = 0; b <= h.block_count; ++b) {
+    uint64_t offset;
+    std::memcpy(&offset, index_ + b * sizeof offset, sizeof offset);
+    if ((b == 0 && offset != 0) || offset < previous || offset > h.data_size)
+      return file_error(path_, "corrupt block index");
+    previous = offset;
+  }
+  if (previous != h.data_size) return file_error(path_, "corrupt block index");
+  const uint8_t* dictionary = mapping_.data() + h.dictionary_offset;
   if (checksum64(dictionary, h.dictionary_size) != h.dictionary_checksum)
     return file_error(path_, "corrupt dictionary (checksum mismatch)");
   if (h.dictionary_size) {
     dictionary_ = ZSTD_createDDict(dictionary, h.dictionary_size);
     if (!dictionary_) return file_error(path_, "corrupt dictionary");
   }
-  data_ = map_ + h.data_offset;
   return true;
 }
 
 Expected<bool> TableFile::check_plain() {
-  const TableHeader& h = *header_;
-  if (h.data_size != h.position_count)
-    return file_error(path_, "corrupt header (plain encoding: data size " +
-                                 std::to_string(h.data_size) + ", expected one byte for each of " +
-                                 std::to_string(h.position_count) + " positions)");
-  if (h.block_size != 0 || h.block_count != 0 || h.dictionary_size != 0)
-    return file_error(path_, "corrupt header (plain encoding with blocks or a dictionary)");
-  if (h.index_offset != kHeaderSize || h.dictionary_offset != kHeaderSize ||
-      h.data_offset != kHeaderSize || h.data_offset + h.data_size != map_size_)
-    return file_error(path_, "corrupt header (section offsets)");
-  const uint64_t empty = checksum64(nullptr, 0);
-  if (h.index_checksum != empty || h.dictionary_checksum != empty)
-    return file_error(path_, "corrupt header (plain encoding: checksums of the empty sections)");
-  data_ = map_ + h.data_offset;
+  const TableHeader& h = header_;
+  if (checksum64(index_, h.block_count * sizeof(uint64_t)) != h.index_checksum)
+    return file_error(path_, "corrupt block checksums (checksum mismatch)");
+  block_state_ = std::make_unique<std::atomic<uint8_t>[]>(h.block_count);
   // Probes land anywhere in the layer: ask the kernel to read the whole file in now, in large
   // reads, rather than one page per probe's fault.
-  ::madvise(const_cast<uint8_t*>(map_), map_size_, MADV_WILLNEED);
+  ::madvise(const_cast<uint8_t*>(mapping_.data()), mapping_.size(), MADV_WILLNEED);
   return true;
 }
 
 TableFile::~TableFile() {
   ZSTD_freeDDict(static_cast<ZSTD_DDict*>(dictionary_));
-  if (map_) ::munmap(const_cast<uint8_t*>(map_), map_size_);
 }
 
 Expected<bool> TableFile::decode_block(uint64_t block, uint8_t* out, void* context) const {
-  const TableHeader& h = *header_;
+  const TableHeader& h = header_;
+  if (block >= h.block_count) return file_error(path_, "block out of range");
   const uint64_t first = block * h.block_size;
   const size_t expected =
       static_cast<size_t>(std::min<uint64_t>(h.block_size, h.position_count - first));
-  const uint8_t* src = data_ + block_offsets_[block];
-  const size_t src_size = block_offsets_[block + 1] - block_offsets_[block];
+  // The offsets were checked at open; read again, they are checked again (cheaply), so that a
+  // file rewritten in place cannot send the decoder outside the data.
+  uint64_t lo, hi;
+  std::memcpy(&lo, index_ + block * sizeof lo, sizeof lo);
+  std::memcpy(&hi, index_ + (block + 1) * sizeof hi, sizeof hi);
+  if (lo > hi || hi > h.data_size)
+    return file_error(path_, "corrupt block index at block " + std::to_string(block));
   auto* dctx = static_cast<ZSTD_DCtx*>(context);
-  const size_t n = dictionary_ ? ZSTD_decompress_usingDDict(dctx, out, expected, src, src_size,
-                                                            static_cast<ZSTD_DDict*>(dictionary_))
-                               : ZSTD_decompressDCtx(dctx, out, expected, src, src_size);
+  const size_t n = dictionary_
+                       ? ZSTD_decompress_usingDDict(dctx, out, expected, data_ + lo, hi - lo,
+                                                    static_cast<ZSTD_DDict*>(dictionary_))
+                       : ZSTD_decompressDCtx(dctx, out, expected, data_ + lo, hi - lo);
+  if (damaged()) return damaged_error();
   if (ZSTD_isError(n) || n != expected)
     return file_error(path_, "corrupt block " + std::to_string(block) +
                                  (ZSTD_isError(n) ? std::string(": ") + ZSTD_getErrorName(n) : ""));
+  // Values lie in -s..s: zigzag codes 0..2s.
+  const auto largest = static_cast<uint8_t>(std::min(2 * max_value_, 255));
+  for (size_t i = 0; i < n; ++i)
+    if (out[i] > largest)
+      return file_error(path_, "corrupt block " + std::to_string(block) + ": value " +
+                                   std::to_string(unzigzag(out[i])) + " outside -" +
+                                   std::to_string(max_value_) + ".." + std::to_string(max_value_));
   return true;
 }
 
+bool TableFile::check_plain_block(uint64_t block) const {
+  std::atomic<uint8_t>& state = block_state_[block];
+  const uint8_t known = state.load(std::memory_order_acquire);
+  if (known != kBlockUnchecked) return known == kBlockGood && !damaged();
+  const uint64_t first = block * kPlainBlockSize;
+  const uint64_t n = std::min<uint64_t>(kPlainBlockSize, header_.position_count - first);
+  uint64_t expected;
+  std::memcpy(&expected, index_ + block * sizeof expected, sizeof expected);
+  const bool good = plain_block_checksum(data_ + first, n) == expected && !damaged();
+  // Several threads may check the same block at once: they reach the same verdict.
+  state.store(good ? kBlockGood : kBlockBad, std::memory_order_release);
+  return good;
+}
+
+Error TableFile::plain_failure(uint64_t rank) const {
+  if (rank >= header_.position_count) return file_error(path_, "rank out of range");
+  if (damaged()) return damaged_error();
+  const uint64_t block = rank / kPlainBlockSize;
+  if (block_state_[block].load(std::memory_order_acquire) != kBlockGood)
+    return file_error(path_, "corrupt data in block " + std::to_string(block) +
+                                 " (checksum mismatch; run mancala db unpack to write the copy "
+                                 "again)");
+  return file_error(path_, "value " + std::to_string(static_cast<int8_t>(data_[rank])) +
+                               " at rank " + std::to_string(rank) + " is outside -" +
+                               std::to_string(max_value_) + ".." + std::to_string(max_value_));
+}
+
 Expected<int> TableFile::value(uint64_t rank) const {
-  const TableHeader& h = *header_;
+  const TableHeader& h = header_;
   if (rank >= h.position_count) return file_error(path_, "rank out of range");
-  if (is_plain()) return static_cast<int>(reinterpret_cast<const int8_t*>(data_)[rank]);
+  if (is_plain()) {
+    int v = 0;
+    if (plain_value(rank, v)) return v;
+    return plain_failure(rank);
+  }
   const uint64_t block = rank / h.block_size;
   ThreadCache& cache = thread_cache();
   ThreadCache::Entry& entry = cache.entries[(id_ * 0x9E3779B1u + block) % ThreadCache::kEntries];
@@ -404,31 +509,46 @@ Expected<int> TableFile::value(uint64_t rank) const {
 }
 
 Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
-  const TableHeader& h = *header_;
-  if (block >= block_count()) return file_error(path_, "block out of range");
+  const TableHeader& h = header_;
+  if (block >= h.block_count) return file_error(path_, "block out of range");
+  const uint64_t first = block * h.block_size;
+  const uint64_t n = std::min<uint64_t>(h.block_size, h.position_count - first);
   if (is_plain()) {
-    const uint64_t first = block * kPlainReadBlock;
-    std::memcpy(out, data_ + first, std::min<uint64_t>(kPlainReadBlock, h.position_count - first));
+    if (!check_plain_block(block)) return plain_failure(first);
+    std::memcpy(out, data_ + first, n);
+    for (uint64_t i = 0; i < n; ++i)
+      if (out[i] < -max_value_ || out[i] > max_value_) return plain_failure(first + i);
+    if (damaged()) return damaged_error();
     return true;
   }
   auto* bytes = reinterpret_cast<uint8_t*>(out);
   Expected<bool> ok = decode_block(block, bytes, thread_cache().context);
   if (!ok) return ok;
-  const uint64_t n = std::min<uint64_t>(h.block_size, h.position_count - block * h.block_size);
   for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<int8_t>(unzigzag(bytes[i]));
   return true;
 }
 
 Expected<std::vector<int8_t>> TableFile::read_all(
     const std::function<void(uint64_t, uint64_t)>& progress) const {
-  const TableHeader& h = *header_;
+  const TableHeader& h = header_;
+  // A header may claim up to ~10^12 positions (64 seeds), which a small file of well-compressed
+  // blocks can back: refuse to decode into more memory than the machine has.
+  struct sysinfo info {};
+  if (::sysinfo(&info) == 0 && info.totalram &&
+      h.position_count > static_cast<uint64_t>(info.totalram) * std::max(info.mem_unit, 1u))
+    return file_error(path_, "layer of " + std::to_string(h.position_count) +
+                                 " positions: more than this machine's memory can hold");
+  std::vector<int8_t> values(h.position_count);
   if (is_plain()) {
-    std::vector<int8_t> values(h.position_count);
-    std::memcpy(values.data(), data_, h.position_count);
+    for (uint64_t b = 0; b < h.block_count; ++b) {
+      Expected<bool> ok = read_block(b, values.data() + b * h.block_size);
+      if (!ok) return Error{ok.error()};
+      if (progress && b % 1024 == 1023)
+        progress(std::min(h.position_count, (b + 1) * h.block_size), h.position_count);
+    }
     if (progress) progress(h.position_count, h.position_count);
     return values;
   }
-  std::vector<int8_t> values(h.position_count);
   std::string error;
   std::atomic<uint64_t> blocks_done{0};
 #pragma omp parallel
@@ -453,18 +573,22 @@ Expected<std::vector<int8_t>> TableFile::read_all(
     ZSTD_freeDCtx(context);
   }
   if (!error.empty()) return Error{error};
+  if (damaged()) return damaged_error();
   if (progress) progress(h.position_count, h.position_count);
   return values;
 }
 
 Expected<std::vector<int8_t>> TableFile::read_all_checked(
     const std::function<void(uint64_t, uint64_t)>& progress) const {
-  if (!data_checksum_ok()) return Error{path_ + ": corrupt data (checksum mismatch)"};
+  if (!data_checksum_ok()) {
+    if (damaged()) return damaged_error();
+    return Error{path_ + ": corrupt data (checksum mismatch)"};
+  }
   return read_all(progress);
 }
 
 bool TableFile::data_checksum_ok() const {
-  return checksum64(data_, header_->data_size) == header_->data_checksum;
+  return checksum64(data_, header_.data_size) == header_.data_checksum && !damaged();
 }
 
 }  // namespace mancala::db

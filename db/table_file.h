@@ -1,15 +1,17 @@
-// Writing and reading one table layer file (table_format.h). Reading maps the file read-only
-// and checks magic, version, sizes and checksums before any value is trusted; each probe then
-// decompresses at most one block, into a small per-thread cache, or, in a plain file, reads its
-// byte in place.
+// Writing and reading one table layer file (table_format.h). Reading checks the header's every
+// field, then maps the file read-only and checks the index and dictionary before any value is
+// trusted; each probe then decompresses at most one block, into a small per-thread cache, or, in
+// a plain file, reads its byte in place (its block's checksum checked on first touch).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "db/mapping_guard.h"
 #include "db/table_format.h"
 #include "solver/rules/expected.h"
 
@@ -31,15 +33,20 @@ struct WriteReport {
 };
 
 // Writes `values` (layer `seeds` of table `name`) to `path`. The file is written under a
-// temporary name, read back and checked, and only then renamed into place, so an interrupted
-// write never leaves a truncated file that looks valid.
+// temporary name (AtomicFile), synced, opened and checked as a reader would, and only then
+// renamed into place, so an interrupted write or a full disk never leaves a truncated file that
+// looks valid. Values outside -seeds..seeds are refused.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, const std::vector<int8_t>& values,
                                        const WriteOptions& options = {});
 
 class TableFile {
  public:
-  // Maps and checks a file. `name`, `houses` and `seeds` (when not empty / >= 0) must match.
+  // Opens and checks a file (db/README.md, "Trust"). `name`, `houses` and `seeds` (when not
+  // empty / >= 0) must match the header. Only a regular file is opened (never waited on), its
+  // header is read and bounded before anything else is trusted, and it is mapped read-only
+  // through a GuardedMapping, so that a file truncated under the reader fails its probes instead
+  // of killing the process.
   static Expected<std::shared_ptr<const TableFile>> open(const std::string& path,
                                                          const std::string& name = "",
                                                          int houses = -1, int seeds = -1);
@@ -47,55 +54,78 @@ class TableFile {
   TableFile(const TableFile&) = delete;
   TableFile& operator=(const TableFile&) = delete;
 
-  const TableHeader& header() const { return *header_; }
+  // The header as read and checked at open (a copy: nothing later reads it from the mapping).
+  const TableHeader& header() const { return header_; }
   const std::string& path() const { return path_; }
-  uint64_t size() const { return header_->position_count; }
-  uint32_t encoding() const { return header_->value_encoding; }
-  bool is_plain() const { return header_->value_encoding == kPlainBytes; }
-  // A plain file's values, in rank order, read in place from the mapping (valid while the file
-  // lives); nullptr for a compressed file.
-  const int8_t* plain_values() const {
-    return is_plain() ? reinterpret_cast<const int8_t*>(data_) : nullptr;
-  }
+  std::string table_name() const;
+  int seeds() const { return static_cast<int>(header_.seeds); }
+  uint64_t size() const { return header_.position_count; }
+  uint32_t encoding() const { return header_.value_encoding; }
+  bool is_plain() const { return header_.value_encoding == kPlainBytes; }
+  // True once a read of the file's mapping faulted (the file was truncated or rewritten in place
+  // under this reader): every read fails from then on.
+  bool damaged() const { return mapping_.damaged(); }
 
-  // The unit of read_block: the header's blocks in a compressed file; in a plain file, which has
-  // none, runs of kPlainReadBlock positions, so that block-wise readers work on both.
-  static constexpr uint32_t kPlainReadBlock = 1024;
-  uint64_t block_size() const { return is_plain() ? kPlainReadBlock : header_->block_size; }
-  uint64_t block_count() const { return (size() + block_size() - 1) / block_size(); }
+  // The unit of read_block: the header's blocks, in both encodings.
+  uint64_t block_size() const { return header_.block_size; }
+  uint64_t block_count() const { return header_.block_count; }
 
-  // The value at `rank`, thread-safe. A block that fails to decompress or to match its checksum
-  // is an error, never a value. (A plain file's bytes have no per-read check: data_checksum_ok
-  // covers them.)
+  // The value at `rank`, thread-safe. Never a wrong value from a damaged file: a block that fails
+  // to decompress or to match its checksum, a value outside -s..s, or a file changed under the
+  // reader is an error.
   Expected<int> value(uint64_t rank) const;
+  // The value at `rank` of a plain file, for the solver's hot path: the byte read in place, its
+  // block checked against its checksum on first touch. False when value(rank) would be an error
+  // (it says why).
+  bool plain_value(uint64_t rank, int& out) const {
+    if (rank >= header_.position_count) return false;
+    const uint64_t block = rank / kPlainBlockSize;
+    if (block_state_[block].load(std::memory_order_acquire) != kBlockGood &&
+        !check_plain_block(block))
+      return false;
+    const int v = static_cast<int8_t>(data_[rank]);
+    if (v < -max_value_ || v > max_value_ || mapping_.damaged()) return false;
+    out = v;
+    return true;
+  }
   // The values of one block (block_size() of them, fewer in the last), decoded into `out`.
   Expected<bool> read_block(uint64_t block, int8_t* out) const;
-  // Every value, in rank order (used to resume builds and by verify, stats and unpack).
-  // `progress(done, total)` (positions; called on the calling thread only) follows the decoding.
+  // Every value, in rank order (used to resume builds and by verify, stats and unpack), each
+  // block checked as by value(). `progress(done, total)` (positions; called on the calling thread
+  // only) follows the decoding.
   Expected<std::vector<int8_t>> read_all(
       const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
   // read_all after data_checksum_ok: a mismatch is an error ("corrupt data"), not values.
   Expected<std::vector<int8_t>> read_all_checked(
       const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
   // Recomputes the data checksum over the whole file (open checks the header, index and
-  // dictionary; blocks are checked by zstd when decompressed).
+  // dictionary; blocks are checked by zstd, or by their checksums, when first read).
   bool data_checksum_ok() const;
 
  private:
+  static constexpr uint8_t kBlockUnchecked = 0, kBlockGood = 1, kBlockBad = 2;
+
   TableFile() = default;
   // The encoding's part of open's checks, on a header already known to be sound.
   Expected<bool> check_blocks();
   Expected<bool> check_plain();
   Expected<bool> decode_block(uint64_t block, uint8_t* out, void* context) const;
+  // Checks a plain block against its checksum and records the verdict; true when sound.
+  bool check_plain_block(uint64_t block) const;
+  // Why a plain read of `rank` failed.
+  Error plain_failure(uint64_t rank) const;
+  Error damaged_error() const;
 
   std::string path_;
-  const uint8_t* map_ = nullptr;
-  size_t map_size_ = 0;
-  const TableHeader* header_ = nullptr;
-  const uint64_t* block_offsets_ = nullptr;
-  const uint8_t* data_ = nullptr;  // the blocks, or a plain file's values
-  void* dictionary_ = nullptr;     // ZSTD_DDict*
-  uint64_t id_ = 0;                // tells cached blocks of different files apart
+  TableHeader header_{};
+  GuardedMapping mapping_;
+  int max_value_ = 0;               // values lie in -s..s
+  const uint8_t* index_ = nullptr;  // block offsets (zstd) or block checksums (plain)
+  const uint8_t* data_ = nullptr;   // the blocks, or a plain file's values
+  void* dictionary_ = nullptr;      // ZSTD_DDict*
+  uint64_t id_ = 0;                 // tells cached blocks of different files apart
+  // Plain files: per block, kBlockUnchecked, kBlockGood or kBlockBad.
+  std::unique_ptr<std::atomic<uint8_t>[]> block_state_;
 };
 
 }  // namespace mancala::db

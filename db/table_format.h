@@ -14,10 +14,12 @@
 //   80      4     value encoding (kZigzagBytes or kPlainBytes)
 //   84      4     block size: positions per block
 //   88      8     block count
-//   96      8     index offset        (block_count + 1 offsets of blocks, relative to data)
+//   96      8     index offset        (zstd: block_count + 1 offsets of blocks, relative to data;
+//                                       plain: block_count checksums of the blocks' bytes)
 //   104     8     dictionary offset   (a zstd dictionary shared by all blocks; may be empty)
 //   112     8     dictionary size
-//   120     8     data offset         (the blocks, each one zstd frame with content checksum)
+//   120     8     data offset         (zstd: the blocks, each one zstd frame with content
+//                                       checksum; plain: the values)
 //   128     8     data size
 //   136     8     file size
 //   144     8     index checksum
@@ -26,10 +28,17 @@
 //   168     80    zero
 //   248     8     header checksum over bytes 0..247
 //
-// A plain file (kPlainBytes) has no blocks, index or dictionary: block size 0, block count 0,
-// index, dictionary and data offsets all 256 (the index and the dictionary are empty, their
-// checksums those of zero bytes), data size = position count, and the data section is the
-// values themselves, one signed byte each, in rank order.
+// A plain file (kPlainBytes) has no zstd blocks and no dictionary: block size kPlainBlockSize,
+// block count ceil(position count / kPlainBlockSize), the index holding one plain_block_checksum
+// (XXH3-64) per block of values (checked when a reader first touches the block), dictionary size
+// 0, data size =
+// position count, and the data section is the values themselves, one signed byte each, in rank
+// order.
+//
+// Every field is bounded by what the format allows before a reader trusts it (check_header in
+// table_file.cpp): houses 1..kMaxTableHouses, seeds 0..kMaxTableSeeds, block size
+// 1..kMaxBlockSize, dictionary size up to kMaxDictionarySize, a NUL-terminated printable name of
+// a table with those houses, zero reserved bytes, and sections that tile the file exactly.
 #pragma once
 
 #include <cstddef>
@@ -46,13 +55,25 @@ inline constexpr size_t kNameSize = 48;
 // Values are -s..s, most of them near 0: a zigzag byte (0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4) keeps
 // small magnitudes in few symbols whatever their sign, which zstd's entropy stage rewards.
 inline constexpr uint32_t kZigzagBytes = 1;
-// Values stored as they are, one signed byte per position, uncompressed. Why: a probe of a
-// compressed layer decompresses a block (~4-6 us) into memory that must be faulted in, which
-// dominates a whole-game solve that probes millions of scattered positions; a plain layer is
-// mapped from the page cache and read in place. It costs ~1 byte per position on disk (1.25 GB
-// for Kalah 0..24 seeds, ~0.52 GB compressed), so plain files are copies made by `mancala db
-// unpack` next to the compressed ones, which stay the reference.
-inline constexpr uint32_t kPlainBytes = 2;
+// Values stored as they are, one signed byte per position, uncompressed, with a checksum per
+// block of kPlainBlockSize values. Why plain: a probe of a compressed layer decompresses a block
+// (~4-6 us) into memory that must be faulted in, which dominates a whole-game solve that probes
+// millions of scattered positions; a plain layer is mapped from the page cache and read in place.
+// It costs ~1 byte per position on disk (1.25 GB for Kalah 0..24 seeds, ~0.52 GB compressed), so
+// plain files are copies made by `mancala db unpack` next to the compressed ones, which stay the
+// reference. Why block checksums: a flipped byte must be an error, not a value; a block is
+// checked when a reader first touches it (db/README.md, "Trust", has the cost).
+inline constexpr uint32_t kPlainBytes = 3;
+// The first plain layout (no block checksums), written before the checksums came: refused with a
+// message saying to run `mancala db unpack` again.
+inline constexpr uint32_t kUncheckedPlainBytes = 2;
+// Positions per checksummed block of a plain file: one page of values.
+inline constexpr uint32_t kPlainBlockSize = 4096;
+
+// What the format allows (a header field outside these is corrupt, whatever its checksum says).
+inline constexpr uint32_t kMaxTableHouses = 6;
+inline constexpr uint32_t kMaxBlockSize = 1u << 20;  // a decoder holds a block this large
+inline constexpr uint64_t kMaxDictionarySize = 1u << 20;
 
 inline uint8_t zigzag(int value) {
   return static_cast<uint8_t>(value >= 0 ? 2 * value : -2 * value - 1);
@@ -91,6 +112,11 @@ static_assert(offsetof(TableHeader, header_checksum) == 248);
 // against truncation, bit rot and mixed-up files.
 uint64_t checksum64(const void* data, size_t size);
 
+// The checksum of a block of a plain file: XXH3-64 (xxHash), about ten times as fast as
+// checksum64, because every block a probe first touches is checked (0.2-0.6 us per 4096 bytes
+// measured here, against 2.4 us for checksum64).
+uint64_t plain_block_checksum(const void* data, size_t size);
+
 inline uint64_t header_checksum(const TableHeader& header) {
   return checksum64(&header, offsetof(TableHeader, header_checksum));
 }
@@ -101,6 +127,9 @@ std::string table_directory_name(const std::string& table_name);
 std::string layer_file_name(int seeds);
 // The plain copy of layer s, next to it: "seeds-07.plain.mtb".
 std::string plain_layer_file_name(int seeds);
+// The file a layer's name says it holds: 7 for "seeds-07.mtb" or "seeds-07.plain.mtb" (any
+// directory before it), -1 for any other name.
+int layer_of_file_name(const std::string& path);
 // "zstd" or "plain": how the values of a file with this value encoding are stored.
 std::string encoding_name(uint32_t value_encoding);
 

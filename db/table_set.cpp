@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
+#include "db/file_io.h"
 #include "solver/tables/table_rules.h"
 
 namespace mancala::db {
@@ -15,20 +15,79 @@ std::string default_database_directory() {
   return "mancala-db";
 }
 
-std::string preferred_layer_path(const std::string& table_dir, int seeds) {
-  for (const std::string& name : {plain_layer_file_name(seeds), layer_file_name(seeds)})
-    if (std::filesystem::exists(table_dir + "/" + name)) return table_dir + "/" + name;
-  return "";
+Expected<LayerFiles> layer_files(const std::string& table_dir, int seeds) {
+  LayerFiles files;
+  for (const bool plain : {false, true}) {
+    const std::string path =
+        table_dir + "/" + (plain ? plain_layer_file_name(seeds) : layer_file_name(seeds));
+    Expected<PathKind> kind = path_kind(path);
+    if (!kind) return Error{kind.error()};
+    (plain ? files.plain : files.compressed) = *kind != PathKind::Missing;
+  }
+  return files;
 }
 
-std::vector<std::string> table_directories(const std::string& path) {
+Expected<std::string> preferred_layer_path(const std::string& table_dir, int seeds) {
+  Expected<LayerFiles> files = layer_files(table_dir, seeds);
+  if (!files) return Error{files.error()};
+  if (files->plain) return table_dir + "/" + plain_layer_file_name(seeds);
+  if (files->compressed) return table_dir + "/" + layer_file_name(seeds);
+  return std::string();
+}
+
+std::string LayerScan::gap_message(const std::string& table_dir) const {
+  if (missing.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
+  return table_dir + ": layer" + (missing.size() > 1 ? "s " : " ") + list +
+         (missing.size() > 1 ? " are" : " is") + " missing (no " +
+         layer_file_name(missing.front()) + "), so the tables are used up to " +
+         std::to_string(covered) + " seeds and layers " + std::to_string(covered + 2) + ".." +
+         std::to_string(top) + " on disk are not (mancala db build rebuilds what is missing)";
+}
+
+Expected<LayerScan> scan_layers(const std::string& table_dir) {
+  LayerScan scan;
+  // A directory that exists but cannot be read is an error here, not "no tables".
+  Expected<PathKind> kind = path_kind(table_dir);
+  if (!kind) return Error{kind.error()};
+  if (*kind == PathKind::Missing) return scan;
+  if (*kind != PathKind::Directory) return Error{table_dir + ": is not a directory"};
+  std::vector<LayerFiles> all;
+  for (int s = 0; s <= kMaxTableSeeds; ++s) {
+    Expected<LayerFiles> files = layer_files(table_dir, s);
+    if (!files) return Error{files.error()};
+    all.push_back(*files);
+    if (files->any()) scan.top = s;
+  }
+  all.resize(static_cast<size_t>(scan.top + 1));
+  scan.layers = std::move(all);
+  while (scan.covered < scan.top && scan.layers[static_cast<size_t>(scan.covered + 1)].any())
+    ++scan.covered;
+  for (int s = scan.covered + 1; s < scan.top; ++s)
+    if (!scan.layers[static_cast<size_t>(s)].any()) scan.missing.push_back(s);
+  return scan;
+}
+
+Expected<std::vector<std::string>> table_directories(const std::string& path) {
+  Expected<std::string> own = preferred_layer_path(path, 0);
+  if (!own) return Error{own.error()};
+  if (!own->empty()) return std::vector<std::string>{path};
+  Expected<PathKind> kind = path_kind(path);
+  if (!kind) return Error{kind.error()};
   std::vector<std::string> tables;
-  if (!preferred_layer_path(path, 0).empty()) return {path};
-  if (std::filesystem::is_directory(path))
-    for (const auto& entry : std::filesystem::directory_iterator(path))
-      if (entry.is_directory() && !preferred_layer_path(entry.path().string(), 0).empty())
-        tables.push_back(entry.path().string());
-  std::sort(tables.begin(), tables.end());
+  if (*kind != PathKind::Directory) return tables;
+  Expected<std::vector<std::string>> names = list_directory(path);
+  if (!names) return Error{names.error()};
+  for (const std::string& name : *names) {
+    const std::string dir = path + "/" + name;
+    Expected<PathKind> entry = path_kind(dir);
+    if (!entry) return Error{entry.error()};
+    if (*entry != PathKind::Directory) continue;
+    Expected<std::string> layer0 = preferred_layer_path(dir, 0);
+    if (!layer0) return Error{layer0.error()};
+    if (!layer0->empty()) tables.push_back(dir);
+  }
   return tables;
 }
 
@@ -40,17 +99,26 @@ Expected<std::shared_ptr<const TableSet>> TableSet::open(const std::string& data
   set->table_name_ = game_rules.table_name();
   set->houses_ = game_rules.houses;
   set->directory_ = database_dir + "/" + table_directory_name(set->table_name_);
-  std::vector<std::string> paths;
-  while (static_cast<int>(paths.size()) <= kMaxTableSeeds) {
-    std::string path = preferred_layer_path(set->directory_, static_cast<int>(paths.size()));
-    if (path.empty()) break;
-    paths.push_back(std::move(path));
-  }
-  set->max_seeds_ = static_cast<int>(paths.size()) - 1;
+  Expected<LayerScan> scan = scan_layers(set->directory_);
+  if (!scan) return Error{scan.error()};
+  set->max_seeds_ = scan->covered;
+  set->gap_warning_ = scan->gap_message(set->directory_);
   set->index_ = std::make_unique<TableIndex>(2 * set->houses_, std::max(0, set->max_seeds_));
-  set->layers_ = std::make_unique<LayerSlot[]>(paths.size());
-  for (size_t s = 0; s < paths.size(); ++s) set->layers_[s].path = std::move(paths[s]);
+  set->layers_ = std::make_unique<LayerSlot[]>(static_cast<size_t>(set->max_seeds_ + 1));
+  for (int s = 0; s <= set->max_seeds_; ++s) {
+    const LayerFiles& files = scan->layers[static_cast<size_t>(s)];
+    set->layers_[static_cast<size_t>(s)].path =
+        set->directory_ + "/" + (files.plain ? plain_layer_file_name(s) : layer_file_name(s));
+  }
   return std::shared_ptr<const TableSet>(std::move(set));
+}
+
+bool TableSet::layer_is_plain(int seeds) const {
+  if (seeds < 0 || seeds > max_seeds_) return false;
+  const std::string& path = layers_[static_cast<size_t>(seeds)].path;
+  const std::string suffix = ".plain.mtb";
+  return path.size() >= suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {
@@ -100,7 +168,7 @@ ProbeResult TableSet::probe(const Position& position) const {
                      " houses a side; the tables have " + std::to_string(houses_);
     return result;
   }
-  const int seeds = position.seeds_in_houses(Side::South) + position.seeds_in_houses(Side::North);
+  const int seeds = position.seeds_on_board();
   return probe_key(seeds, table_key(position));
 }
 

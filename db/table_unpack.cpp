@@ -1,8 +1,8 @@
 #include "db/table_unpack.h"
 
 #include <chrono>
-#include <filesystem>
 
+#include "db/file_io.h"
 #include "db/table_set.h"
 #include "solver/tables/table_index.h"
 
@@ -38,9 +38,12 @@ Expected<UnpackPlan> plan_unpack(const UnpackRequest& request) {
   const std::string name = request.rules.table_name();
   UnpackPlan plan;
   plan.directory = (*tables)->directory();
-  if (!std::filesystem::is_directory(plan.directory))
+  Expected<PathKind> kind = path_kind(plan.directory);
+  if (!kind) return Error{kind.error()};
+  if (*kind != PathKind::Directory)
     return Error{plan.directory + ": no such directory (build the " + name +
                  " tables first: mancala db build)"};
+  plan.warning = (*tables)->gap_warning();
   const int available = (*tables)->max_seeds();
   if (available < 0) return Error{plan.directory + ": no " + name + " tables (no seeds-00.mtb)"};
   if (request.max_seeds > available)
@@ -57,6 +60,10 @@ Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn
   if (!plan) return Error{plan.error()};
   const std::string name = request.rules.table_name();
   const int houses = request.rules.houses;
+  // One writer at a time; under the lock, temporary files a killed unpack left are removed.
+  Expected<WriterLock> lock = WriterLock::acquire(plan->directory);
+  if (!lock) return Error{lock.error()};
+  remove_stale_temporaries(plan->directory, "seeds-");
   const TableIndex index(2 * houses, plan->last_layer);
   for (int s = 0; s <= plan->last_layer; ++s) {
     const auto t0 = std::chrono::steady_clock::now();

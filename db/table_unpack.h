@@ -32,10 +32,12 @@ struct UnpackLayerReport {
 struct UnpackPlan {
   std::string directory;
   int last_layer = -1;
+  std::string warning;  // layers on disk not copied because one below them is missing, or ""
 };
 Expected<UnpackPlan> plan_unpack(const UnpackRequest& request);
 
-// Writes the plain copies (each under a temporary name, checked, then renamed into place).
+// Writes the plain copies (each under a temporary name, checked, then renamed into place), holding
+// the table directory's WriterLock.
 Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn& progress,
                              const std::function<void(const UnpackLayerReport&)>& layer_done);
 

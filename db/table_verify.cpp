@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <filesystem>
 #include <mutex>
 #include <optional>
 
 #include "db/table_file.h"
+#include "db/table_set.h"
 #include "solver/rules/moves.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/rank_walk.h"
@@ -65,17 +65,24 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
   VerifyReport report;
   std::vector<std::vector<int8_t>> layers;
   int houses = 0;
-  for (int s = 0;; ++s) {
+  Expected<LayerScan> scan = scan_layers(table_dir);
+  if (!scan) return Error{scan.error()};
+  // A layer missing below the highest one on disk is an error: the readers stop below it.
+  for (int s : scan->missing)
+    report.errors.push_back(table_dir + "/" + layer_file_name(s) + ": missing (layers " +
+                            std::to_string(s + 1) + ".." + std::to_string(scan->top) +
+                            " are on disk but unusable without it)");
+  for (int s = 0; s <= scan->covered; ++s) {
     // Every file of the layer: the compressed one and its plain copy, which must agree.
     const std::string compressed = table_dir + "/" + layer_file_name(s);
     const std::string plain = table_dir + "/" + plain_layer_file_name(s);
-    const bool has_compressed = std::filesystem::exists(compressed);
-    const bool has_plain = std::filesystem::exists(plain);
-    if (!has_compressed && !has_plain) break;
+    const bool has_compressed = scan->layers[static_cast<size_t>(s)].compressed;
+    const bool has_plain = scan->layers[static_cast<size_t>(s)].plain;
     std::optional<std::vector<int8_t>> values, plain_values;
+    const size_t errors_before = report.errors.size();
     if (has_compressed) values = read_checked(compressed, s, report, houses);
     if (has_plain) plain_values = read_checked(plain, s, report, houses);
-    if (!report.errors.empty()) break;
+    if (report.errors.size() > errors_before) break;
     if (values && plain_values && *values != *plain_values) {
       const auto differ = std::mismatch(values->begin(), values->end(), plain_values->begin());
       report.errors.push_back(plain + ": differs from " + layer_file_name(s) + " at rank " +

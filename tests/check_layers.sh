@@ -4,9 +4,11 @@
 #   solver/rules/    includes nothing else of the project
 #   solver/tables/   includes only solver/rules/ (and itself)
 #   solver/search/   includes solver/rules/ and solver/tables/, never db/ and never the builder
-#                    (solver/tables/retrograde.h)
-#   db/              includes solver/rules/ and solver/tables/, never solver/search/; only
-#                    db/table_build.* includes the builder
+#                    (solver/tables/retrograde.h and the rules of its phases,
+#                    solver/tables/retrograde_phases.h: solver/tables/retrograde*.h)
+#   db/              includes solver/rules/ and solver/tables/, never solver/search/; only the
+#                    builds, db/table_build* (one machine, and distributed over MPI), include the
+#                    builder
 #   tools/, tests/   anything
 #
 # Every project include must also name a file that exists. Prints each violation and exits 1 if
@@ -32,9 +34,9 @@ check_tree() {
       esac
       local ok=0 prefix
       for prefix in $allowed; do [[ "$target" == "$prefix"* ]] && ok=1; done
-      if [[ "$target" == solver/tables/retrograde.h && "$layer" != solver/tables &&
+      if [[ "$target" == solver/tables/retrograde*.h && "$layer" != solver/tables &&
         "$layer" != tools && "$layer" != tests ]]; then
-        [[ "$file" == db/table_build.* ]] || ok=0
+        [[ "$file" == db/table_build* ]] || ok=0
       fi
       if ((!ok)); then
         echo "$file: includes $target, which layer $layer may not include"
@@ -55,15 +57,21 @@ check_tree() {
 if [[ "${1:-}" == --self-test ]]; then
   scratch="$(mktemp -d)"
   trap 'rm -rf "$scratch"' EXIT
-  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/db"
+  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/solver/tables" "$scratch/db"
   printf '#include "solver/rules/a.h"\n#include "solver/search/ok.cpp"\n' >"$scratch/solver/search/ok.cpp"
-  touch "$scratch/solver/rules/a.h"
+  touch "$scratch/solver/rules/a.h" "$scratch/solver/tables/retrograde.h" \
+    "$scratch/solver/tables/retrograde_phases.h"
+  # The builds may include the builder and its phases.
+  printf '#include "solver/tables/retrograde.h"\n' >"$scratch/db/table_build.cpp"
+  printf '#include "solver/tables/retrograde_phases.h"\n' >"$scratch/db/table_build_mpi.cpp"
   check_tree "$scratch" >/dev/null || { echo "self-test: a clean tree was refused"; exit 1; }
   for bad in 'solver/rules/b.h:#include "solver/search/ok.cpp"' \
     'db/c.cpp:#include "solver/search/ok.cpp"' \
     'solver/search/d.cpp:#include "solver/tables/retrograde.h"' \
+    'solver/search/f.cpp:#include "solver/tables/retrograde_phases.h"' \
+    'db/table_set.cpp:#include "solver/tables/retrograde.h"' \
+    'db/table_verify.cpp:#include "solver/tables/retrograde_phases.h"' \
     'solver/rules/e.cpp:#include "solver/rules/missing.h"'; do
-    mkdir -p "$scratch/solver/tables" && touch "$scratch/solver/tables/retrograde.h"
     echo "${bad#*:}" >"$scratch/${bad%%:*}"
     if check_tree "$scratch" >/dev/null; then
       echo "self-test: ${bad%%:*} (${bad#*:}) was not caught"

@@ -105,7 +105,61 @@ const GoldenCase kCases[] = {
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
     {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},
     {"solve_bad_threads", "solve kalah:3:3 --threads -1"},
-    {"solve_guess", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
+    {"solve_guess", "solve kalah:3:3 --no-tables --guess -18 --threads 1"},
+    {"solve_guess_out_of_range", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
+    // Issue 11: every command-line problem is "mancala: error: ..." with exit status 2.
+    {"unknown_command", "chess"},
+    {"unknown_option", "play --bogus"},
+    {"missing_argument", "perft"},
+    {"analyse_depth_zero", "analyse kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --depth 0"},
+    {"analyse_time_inf", "analyse kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --time inf"},
+    {"analyse_time_nan", "analyse kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --time nan"},
+    {"db_build_bad_level", "db build kalah --max-seeds 2 --level 99"},
+    {"db_build_empty_out", "db build kalah --max-seeds 2 --out ''"},
+    {"match_nodes_zero", "match kalah --a 5 --b 5 --nodes 0"},
+    {"db_bench_too_many_probes", "db bench kalah -n 18446744073709551615"},
+    {"solve_hash_negative", "solve kalah:3:3 --hash -1"},
+    // Issue 11: loading a record of another game switches the rules, the computer and its tables
+    // (here the Oware tables value the reply exactly: +4 for North).
+    {"play_load_other_game",
+     "perft kalah 1 >/dev/null && printf 'load {golden}/oware_endgame.record\\nE\\nquit\\n' | "
+     "{mancala} play kalah --level 6 --think --seed 7 --db {db} --no-color"},
+    // Control bytes read from a record are escaped, not sent to the terminal.
+    {"play_load_escape_bytes",
+     "perft kalah 1 >/dev/null && printf 'load {golden}/escape_bytes.record\\nquit\\n' | "
+     "{mancala} play kalah -2 --no-color"},
+    {"play_load_device", "perft kalah 1 >/dev/null && printf 'load /dev/zero\\nquit\\n' | "
+     "{mancala} play kalah -2 --no-color"},
+    // A save that cannot be written says so (and writes nothing).
+    {"play_save_full_disk",
+     "perft kalah 1 >/dev/null && printf 'C\\nsave /dev/full\\nquit\\n' | "
+     "{mancala} play kalah:3:2 -2 --no-color"},
+    // Issue 11: a layer missing in the middle is an error for verify and a warning for readers;
+    // swapped layers are refused by every reader; a failed probe is reported at once.
+    {"db_verify_missing_middle_layer",
+     "perft kalah 1 >/dev/null && rm {fresh_db}/kalah-6/seeds-03.mtb && "
+     "{mancala} db verify {fresh_db}/kalah-6 --quiet"},
+    {"db_query_missing_middle_layer",
+     "perft kalah 1 >/dev/null && rm {fresh_db}/kalah-6/seeds-03.mtb && "
+     "{mancala} db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db}"},
+    {"db_stats_swapped_layers",
+     "perft kalah 1 >/dev/null && cd {fresh_db}/kalah-6 && mv seeds-04.mtb x && "
+     "mv seeds-05.mtb seeds-04.mtb && mv x seeds-05.mtb && {mancala} db stats {fresh_db}/kalah-6"},
+    {"analyse_failed_probe",
+     "perft kalah 1 >/dev/null && printf garbage > {fresh_db}/kalah-6/seeds-03.mtb && "
+     "{mancala} analyse kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --depth 4 --db {fresh_db}"},
+    {"solve_failed_probe",
+     "perft kalah 1 >/dev/null && printf garbage > {fresh_db}/kalah-6/seeds-03.mtb && "
+     "{mancala} solve kalah --position 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db} -t 1"},
+    {"db_query_fifo_layer",
+     "perft kalah 1 >/dev/null && rm {fresh_db}/kalah-6/seeds-04.mtb && "
+     "mkfifo {fresh_db}/kalah-6/seeds-04.mtb && "
+     "{mancala} db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db}"},
+    // The engine protocol, fed from a file (end of input lets the last search finish): searches
+    // with and without the tables, levels, a game ended by repetition, another game; and malformed
+    // commands, each reported and ignored.
+    {"engine_session", "engine --db {db} < {golden}/engine_session.input"},
+    {"engine_malformed", "engine --db {db} < {golden}/engine_malformed.input"},
 };
 
 // Small tables for the db cases, built once per test process.
@@ -149,8 +203,12 @@ std::string mask_timings(const std::string& text) {
   static const std::regex json_time("\"(seconds|value_seconds)\":[-+.eE0-9]+");
   // Spaces before a timing vary with its width, so they go too.
   static const std::regex number_with_point(" *[0-9]+\\.[0-9]+M?");
-  return std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"), number_with_point,
-                            " <t>");
+  // The engine's info lines give milliseconds and nodes per second as whole numbers.
+  static const std::regex engine_timing(" (time|nps) [0-9]+");
+  return std::regex_replace(
+      std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"), number_with_point,
+                         " <t>"),
+      engine_timing, " $1 <t>");
 }
 
 std::string run_case(const GoldenCase& c) {
@@ -181,6 +239,9 @@ std::string run_case(const GoldenCase& c) {
     err = replace_all(err, fresh_db, "{fresh_db}");
     std::filesystem::remove_all(fresh_db);
   }
+  // The checkout's place differs from machine to machine.
+  out = replace_all(out, MANCALA_GOLDEN_DIR, "{golden}");
+  err = replace_all(err, MANCALA_GOLDEN_DIR, "{golden}");
   if (uses_db) {  // the scratch directory's name changes from run to run
     out = replace_all(out, database_dir(), "{db}");
     err = replace_all(err, database_dir(), "{db}");

@@ -346,6 +346,40 @@ TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
   fs::remove_all(copy);
 }
 
+// Issue 11: what is wrong with the tables on disk is reported at start (mancala serve prints it),
+// and the first failed probe of a game's tables reaches the failure handler, once.
+TEST_F(ServeApi, TableProblemsAreReportedAtStartAndAFailedProbeOnce) {
+  const fs::path copy =
+      fs::path(::testing::TempDir()) / ("serve_gap_db_" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+  fs::remove(copy / "kalah-6" / "seeds-06.mtb");
+  fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
+  ServeOptions o = options();
+  o.database_dir = copy.string();
+  std::atomic<int> failures{0};
+  o.on_probe_failure = [&](const std::string& message) {
+    EXPECT_NE(message.find("seeds-03.mtb"), std::string::npos) << message;
+    ++failures;
+  };
+  {
+    RunningServer gap(o);
+    ASSERT_EQ(gap.server().api().table_warnings().size(), 1u);
+    EXPECT_NE(gap.server().api().table_warnings()[0].find("layer 6 is missing"), std::string::npos)
+        << gap.server().api().table_warnings()[0];
+    for (int i = 0; i < 2; ++i) {
+      const auto r = gap.client()->Post(
+          "/api/v1/move",
+          R"({"game": "kalah", "position": "1-1-0-0-0-0-0-0-0-0-1-0-24-21-S", "level": 6})",
+          "application/json");
+      ASSERT_TRUE(r);
+    }
+  }
+  EXPECT_EQ(failures.load(), 1);
+  fs::remove_all(copy);
+}
+
 // ------------------------------------------------------------------ computer moves
 
 TEST_F(ServeApi, Level1PlaysALegalMoveAndSaysHowItThought) {

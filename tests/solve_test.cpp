@@ -1,7 +1,13 @@
 // The whole-game solver against exhaustive minimax and against the endgame tables.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <map>
+#include <new>
 #include <string>
 
 #include "solver/rules/random.h"
@@ -186,6 +192,31 @@ INSTANTIATE_TEST_SUITE_P(OneAndTwo, SolverThreads, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& param) {
                            return std::to_string(param.param) + "Threads";
                          });
+
+// Issue 11: a transposition size near 2^43 MB once overflowed while the constructor sized the
+// table, and spun forever. Any size now either fits or fails with bad_alloc, at once.
+TEST(Solver, ATranspositionSizeBeyondTheAddressSpaceIsBadAllocNotALoop) {
+  const Rules rules = *parse_rules("kalah:3:3");
+  for (const size_t megabytes : {size_t{1} << 43, (size_t{1} << 44) - 1, SIZE_MAX})
+    EXPECT_THROW(Solver(rules, megabytes), std::bad_alloc) << megabytes;
+}
+
+// Resident memory of this process, in bytes (Linux: /proc/self/statm, in pages).
+uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// Issue 11: a large table was faulted in page by page before the first node (64 GiB: minutes).
+// Constructing a solver with 2 GiB of table now leaves its pages untouched.
+TEST(Solver, ConstructingDoesNotTouchTheTranspositionTable) {
+  const Rules rules = *parse_rules("kalah:3:3");
+  const uint64_t before = resident_bytes();
+  Solver solver(rules, 2048);
+  EXPECT_LT(resident_bytes() - std::min(before, resident_bytes()), uint64_t{64} << 20);
+}
 
 }  // namespace
 }  // namespace mancala

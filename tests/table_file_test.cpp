@@ -1,7 +1,10 @@
 // Table files, the probe API and the verifier, including every way a file can be wrong.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <omp.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +15,8 @@
 #include <iterator>
 #include <string>
 
+#include "db/file_io.h"
+#include "db/mapping_guard.h"
 #include "db/table_build.h"
 #include "db/table_set.h"
 #include "db/table_unpack.h"
@@ -23,6 +28,10 @@ namespace mancala::db {
 namespace {
 
 namespace fs = std::filesystem;
+
+uint64_t composition_count_for_test(int seeds, int slots) {
+  return TableIndex(slots, seeds).layer_size(seeds);
+}
 
 class TableFiles : public ::testing::Test {
  protected:
@@ -247,7 +256,7 @@ TEST_F(TableFiles, VerifyCatchesAWrongValue) {
   RetrogradeBuilder builder(Rules::kalah(), 5);
   for (int s = 0; s <= 5; ++s) builder.build_layer(s);
   std::vector<int8_t> values = builder.layer(5);
-  values[100] = static_cast<int8_t>(values[100] + 1);
+  values[100] = static_cast<int8_t>(values[100] == 5 ? 4 : values[100] + 1);
   ASSERT_TRUE(write_table_file(layer_path("kalah-6", 5), "kalah:6", 6, 5, values).ok());
   Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
   ASSERT_TRUE(report.ok()) << report.error();
@@ -286,6 +295,25 @@ TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6) + ".tmp"));
 }
 
+TEST_F(TableFiles, BuildEndedByAProgressExceptionKeepsEveryFinishedLayer) {
+  // Layers are written alongside the build of the next ones; a build that a progress callback
+  // stops (Ctrl-C in Python) must still leave the layers it finished, written and sound.
+  struct Stop {};
+  BuildRequest request{Rules::kalah(), 8, dir_.string(), {}};
+  EXPECT_THROW(build_tables(request,
+                            [](const LayerProgress& p) {
+                              if (p.seeds == 6) throw Stop{};
+                            },
+                            {}),
+               Stop);
+  for (int s = 0; s <= 5; ++s) {
+    Expected<std::shared_ptr<const TableFile>> layer = TableFile::open(layer_path("kalah-6", s));
+    ASSERT_TRUE(layer.ok()) << s << ": " << layer.error();
+    EXPECT_TRUE((*layer)->data_checksum_ok()) << s;
+  }
+  EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6)));
+}
+
 // ------------------------------------------------------------------ plain files
 
 TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
@@ -298,21 +326,24 @@ TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
     ASSERT_TRUE(zstd.ok() && plain.ok()) << plain.error();
     EXPECT_EQ((*plain)->encoding(), kPlainBytes);
     EXPECT_EQ((*zstd)->encoding(), kZigzagBytes);
-    EXPECT_EQ((*zstd)->plain_values(), nullptr);
-    ASSERT_NE((*plain)->plain_values(), nullptr);
     EXPECT_TRUE((*plain)->data_checksum_ok());
     const std::vector<int8_t> values = *(*zstd)->read_all();
     EXPECT_EQ(*(*plain)->read_all(), values);
     for (uint64_t r = 0; r < values.size(); ++r) {
       ASSERT_EQ(*(*plain)->value(r), values[r]);
-      ASSERT_EQ((*plain)->plain_values()[r], values[r]);
+      int in_place = 0;
+      ASSERT_TRUE((*plain)->plain_value(r, in_place));
+      ASSERT_EQ(in_place, values[r]);
     }
     std::vector<int8_t> blocks(values.size());
     const uint64_t block_size = (*plain)->block_size();
     for (uint64_t b = 0; b < (*plain)->block_count(); ++b)
       ASSERT_TRUE((*plain)->read_block(b, blocks.data() + b * block_size).ok());
     EXPECT_EQ(blocks, values);
-    EXPECT_EQ((*plain)->header().file_size, kHeaderSize + values.size());
+    // The header, a checksum per block of kPlainBlockSize values, the values.
+    EXPECT_EQ((*plain)->header().file_size,
+              kHeaderSize + 8 * ((values.size() + kPlainBlockSize - 1) / kPlainBlockSize) +
+                  values.size());
   }
 }
 
@@ -324,7 +355,7 @@ TEST_F(TableFiles, PlainFileWithAWrongDataSizeIsRefused) {
   Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
   ASSERT_FALSE(file.ok());
   EXPECT_NE(file.error().find(path), std::string::npos) << file.error();
-  EXPECT_NE(file.error().find("data size 1364"), std::string::npos) << file.error();
+  EXPECT_NE(file.error().find("section offsets"), std::string::npos) << file.error();
 }
 
 TEST_F(TableFiles, PlainFileWithAFlippedChecksumByteIsRefused) {
@@ -349,7 +380,7 @@ TEST_F(TableFiles, PlainFileWithBlocksInItsHeaderIsRefused) {
   });
   Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
   ASSERT_FALSE(file.ok());
-  EXPECT_NE(file.error().find("plain encoding"), std::string::npos) << file.error();
+  EXPECT_NE(file.error().find("corrupt header (blocks"), std::string::npos) << file.error();
 }
 
 TEST_F(TableFiles, TruncatedPlainFileIsRefused) {
@@ -377,20 +408,22 @@ TEST_F(TableFiles, PlainFileWithAFlippedValueFailsItsDataChecksum) {
 
 TEST_F(TableFiles, TableSetReadsThePlainCopyOfALayer) {
   build("kalah", 4);
-  // A copy whose every value is off by 100 shows which file the probes read.
+  // A copy whose every value has the other sign shows which file the probes read.
   write_plain("kalah-6", 2, plain_path("kalah-6", 2), [](std::vector<int8_t>& values) {
-    for (int8_t& v : values) v = static_cast<int8_t>(v + 100);
+    for (int8_t& v : values) v = static_cast<int8_t>(-v);
   });
   Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
   ASSERT_TRUE(set.ok());
   EXPECT_TRUE((*(*set)->layer(2))->is_plain());
   EXPECT_FALSE((*(*set)->layer(1))->is_plain());
   Expected<std::shared_ptr<const TableFile>> zstd = TableFile::open(layer_path("kalah-6", 2));
+  uint64_t rank = 0;
+  while (*(*zstd)->value(rank) == 0) ++rank;
   TableKey key;
-  TableIndex(12, 2).unrank(5, 2, key.counts.data());
+  TableIndex(12, 2).unrank(rank, 2, key.counts.data());
   const ProbeResult probe = (*set)->probe_key(2, key);
   ASSERT_TRUE(probe.ok()) << probe.message;
-  EXPECT_EQ(probe.value, *(*zstd)->value(5) + 100);
+  EXPECT_EQ(probe.value, -*(*zstd)->value(rank));
 }
 
 TEST_F(TableFiles, MaxSeedsCountsLayersWithEitherFile) {
@@ -500,6 +533,343 @@ TEST_F(TableFiles, VerifyCatchesAPlainCopyThatDiffersFromItsLayer) {
   ASSERT_EQ(report->errors.size(), 1u);
   EXPECT_NE(report->errors[0].find("differs from seeds-04.mtb at rank 321"), std::string::npos)
       << report->errors[0];
+}
+
+// ------------------------------------------------------------------ hostile files (issue 11)
+
+// A plain file whose sums all match again after `change` edited its values in place: what a
+// forger (or a fuzzer) can make, which only the checks on the values themselves can refuse.
+void rewrite_plain_values(const std::string& path, const std::function<void(int8_t*)>& change) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  TableHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  auto* values = reinterpret_cast<int8_t*>(bytes.data() + h.data_offset);
+  change(values);
+  for (uint64_t b = 0; b < h.block_count; ++b) {
+    const uint64_t first = b * kPlainBlockSize;
+    const uint64_t sum = plain_block_checksum(
+        values + first, std::min<uint64_t>(kPlainBlockSize, h.position_count - first));
+    std::memcpy(bytes.data() + h.index_offset + 8 * b, &sum, 8);
+  }
+  h.index_checksum = checksum64(bytes.data() + h.index_offset, 8 * h.block_count);
+  h.data_checksum = checksum64(values, h.data_size);
+  h.header_checksum = header_checksum(h);
+  std::memcpy(bytes.data(), &h, sizeof h);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST_F(TableFiles, HeaderClaimingAHugeBlockSizeIsRefusedAtOpen) {
+  build("kalah", 5);
+  const std::string path = layer_path("kalah-6", 5);
+  // A forged header whose checksum matches: one block of 2^32 - 1 positions.
+  rewrite_header(path, [](TableHeader& h) {
+    h.block_size = 0xFFFFFFFFu;
+    h.block_count = 1;
+  });
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("corrupt header (blocks"), std::string::npos) << file.error();
+}
+
+struct HeaderForgery {
+  const char* what;
+  std::function<void(TableHeader&)> change;
+  const char* message;
+};
+
+TEST_F(TableFiles, EveryHeaderFieldIsBoundedBeforeItIsTrusted) {
+  build("kalah", 4);
+  const std::vector<HeaderForgery> forgeries = {
+      {"houses 7", [](TableHeader& h) { h.houses = 7; }, "houses"},
+      {"houses 0", [](TableHeader& h) { h.houses = 0; }, "houses"},
+      {"layer 65", [](TableHeader& h) { h.seeds = 65; }, "layer 65"},
+      {"layer 2^32-1", [](TableHeader& h) { h.seeds = 0xFFFFFFFFu; }, "corrupt header"},
+      {"position count", [](TableHeader& h) { h.position_count = ~0ull; }, "position count"},
+      {"block size 0", [](TableHeader& h) { h.block_size = 0; }, "blocks"},
+      {"block size 2^21", [](TableHeader& h) { h.block_size = 1u << 21; }, "blocks"},
+      {"dictionary 2^40", [](TableHeader& h) { h.dictionary_size = 1ull << 40; }, "dictionary"},
+      {"data size 2^64-1", [](TableHeader& h) { h.data_size = ~0ull; }, "section offsets"},
+      {"data offset 2^64-1", [](TableHeader& h) { h.data_offset = ~0ull; }, "section offsets"},
+      {"index offset", [](TableHeader& h) { h.index_offset = 0; }, "section offsets"},
+      {"reserved byte", [](TableHeader& h) { h.reserved[40] = 1; }, "reserved"},
+      {"name without NUL", [](TableHeader& h) { std::memset(h.name, 'k', kNameSize); }, "name"},
+      {"name with ESC", [](TableHeader& h) { h.name[2] = '\x1b'; }, "name"},
+      {"bytes after the name", [](TableHeader& h) { h.name[30] = 'x'; }, "name"},
+      {"name of other houses", [](TableHeader& h) { std::memcpy(h.name, "kalah:5", 7); },
+       "table name"},
+      {"unknown encoding", [](TableHeader& h) { h.value_encoding = 9; }, "unknown value encoding"},
+      {"old plain layout", [](TableHeader& h) { h.value_encoding = kUncheckedPlainBytes; },
+       "mancala db unpack"},
+  };
+  const std::string path = layer_path("kalah-6", 4);
+  const std::string original = read_bytes(path);
+  for (const HeaderForgery& forgery : forgeries) {
+    write_bytes(path, original);
+    rewrite_header(path, forgery.change);
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path);
+    ASSERT_FALSE(file.ok()) << forgery.what;
+    EXPECT_NE(file.error().find(forgery.message), std::string::npos)
+        << forgery.what << ": " << file.error();
+  }
+}
+
+TEST_F(TableFiles, WriterRefusesValuesOutsideTheLayerRange) {
+  std::vector<int8_t> values(composition_count_for_test(2, 12), 0);
+  values[7] = 3;  // a 2-seed layer's values lie in -2..2
+  Expected<WriteReport> written =
+      write_table_file((dir_ / "seeds-02.mtb").string(), "kalah:6", 6, 2, values);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().find("outside -2..2"), std::string::npos) << written.error();
+  EXPECT_FALSE(fs::exists(dir_ / "seeds-02.mtb"));
+}
+
+TEST_F(TableFiles, PlainValueOutsideTheLayerRangeIsAFailureNotAValue) {
+  build("kalah", 4);
+  unpack("kalah");
+  const std::string path = plain_path("kalah-6", 4);
+  rewrite_plain_values(path, [](int8_t* values) { values[100] = 127; });
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path, "kalah:6", 6, 4);
+  ASSERT_TRUE(file.ok()) << file.error();  // every sum matches: only the value is wrong
+  Expected<int> value = (*file)->value(100);
+  ASSERT_FALSE(value.ok());
+  EXPECT_NE(value.error().find("value 127 at rank 100 is outside -4..4"), std::string::npos)
+      << value.error();
+  int in_place = 0;
+  EXPECT_FALSE((*file)->plain_value(100, in_place));
+  EXPECT_TRUE((*file)->value(99).ok());
+  EXPECT_FALSE((*file)->read_all().ok());
+  // Through the probe API too.
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  TableKey key;
+  TableIndex(12, 4).unrank(100, 4, key.counts.data());
+  const ProbeResult probe = (*set)->probe_key(4, key);
+  EXPECT_EQ(probe.status, ProbeStatus::Failed);
+  EXPECT_NE(probe.message.find("outside -4..4"), std::string::npos) << probe.message;
+}
+
+TEST_F(TableFiles, PlainBlockWithAFlippedByteFailsOnFirstTouchAndOthersStillServe) {
+  build("kalah", 5);  // layer 5: 4368 positions, two blocks
+  unpack("kalah");
+  const std::string path = plain_path("kalah-6", 5);
+  std::string bytes = read_bytes(path);
+  TableHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  ASSERT_EQ(h.block_count, 2u);
+  // A value that stays in range, so only the block's checksum can see it.
+  int8_t& flipped = reinterpret_cast<int8_t&>(bytes[h.data_offset + kPlainBlockSize + 100]);
+  flipped = static_cast<int8_t>(flipped == 0 ? 1 : 0);
+  write_bytes(path, bytes);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path, "kalah:6", 6, 5);
+  ASSERT_TRUE(file.ok()) << file.error();
+  EXPECT_TRUE((*file)->value(10).ok());
+  Expected<int> bad = (*file)->value(kPlainBlockSize + 5);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("corrupt data in block 1"), std::string::npos) << bad.error();
+  EXPECT_TRUE((*file)->value(11).ok());
+}
+
+TEST_F(TableFiles, FifoInPlaceOfALayerIsAnErrorNotAWait) {
+  build("kalah", 5);
+  fs::remove(layer_path("kalah-6", 3));
+  ASSERT_EQ(::mkfifo(layer_path("kalah-6", 3).c_str(), 0644), 0);
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(layer_path("kalah-6", 3));
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("is not a regular file"), std::string::npos) << file.error();
+  // The set still counts the layer (something is there), serves the others and fails on it.
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(set.ok()) << set.error();
+  EXPECT_EQ((*set)->max_seeds(), 5);
+  const Position two = *parse_position(Rules::kalah(), "1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
+  const Position three = *parse_position(Rules::kalah(), "1-1-1-0-0-0-0-0-0-0-0-0-23-22-S");
+  EXPECT_TRUE((*set)->probe(two).ok());
+  const ProbeResult failed = (*set)->probe(three);
+  EXPECT_EQ(failed.status, ProbeStatus::Failed);
+  EXPECT_NE(failed.message.find("seeds-03.mtb: is not a regular file"), std::string::npos)
+      << failed.message;
+}
+
+TEST_F(TableFiles, DecodedTableValuesOpenNoLayerBeforeItsFirstProbe) {
+  build("kalah", 5);
+  fs::remove(layer_path("kalah-6", 4));
+  ASSERT_EQ(::mkfifo(layer_path("kalah-6", 4).c_str(), 0644), 0);
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  std::vector<std::string> reported;
+  const DecodedTableValues values(*set, 1u << 30,
+                                  [&](const std::string& message) { reported.push_back(message); });
+  const Position two = *parse_position(Rules::kalah(), "1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
+  EXPECT_TRUE(values.value(two).has_value());
+  EXPECT_TRUE(reported.empty());
+  const Position four = *parse_position(Rules::kalah(), "1-1-1-1-0-0-0-0-0-0-0-0-22-22-S");
+  EXPECT_FALSE(values.value(four).has_value());
+  EXPECT_FALSE(values.value(four).has_value());
+  EXPECT_EQ(values.failures(), 2u);
+  ASSERT_EQ(reported.size(), 1u);  // once, at the first failure
+  EXPECT_NE(reported[0].find("seeds-04.mtb"), std::string::npos) << reported[0];
+}
+
+TEST_F(TableFiles, SymlinkLoopInPlaceOfALayerIsAnErrorNotAnException) {
+  build("kalah", 3);
+  fs::remove(layer_path("kalah-6", 2));
+  fs::create_symlink("seeds-02.mtb", layer_path("kalah-6", 2));  // points at itself
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(set.ok()) << set.error();
+  const Position two = *parse_position(Rules::kalah(), "1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
+  const ProbeResult probe = (*set)->probe(two);
+  EXPECT_EQ(probe.status, ProbeStatus::Failed);
+  EXPECT_NE(probe.message.find("symbolic links"), std::string::npos) << probe.message;
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+}
+
+TEST_F(TableFiles, UnreadableTableDirectoryIsAnErrorNotAnException) {
+  build("kalah", 3);
+  const fs::path table = dir_ / "kalah-6";
+  fs::permissions(table, fs::perms::none);
+  if (::access(table.c_str(), R_OK | X_OK) == 0) {
+    fs::permissions(table, fs::perms::owner_all);
+    GTEST_SKIP() << "running as root, whom mode 000 does not stop (the fault-injection suite "
+                    "runs this case as another user)";
+  }
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  fs::permissions(table, fs::perms::owner_all);
+  ASSERT_FALSE(set.ok());
+  EXPECT_NE(set.error().find("Permission denied"), std::string::npos) << set.error();
+}
+
+TEST_F(TableFiles, LayerMissingInTheMiddleIsWarnedAndFailsVerify) {
+  build("kalah", 6);
+  fs::remove(layer_path("kalah-6", 3));
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ((*set)->max_seeds(), 2);
+  EXPECT_NE((*set)->gap_warning().find("layer 3 is missing"), std::string::npos)
+      << (*set)->gap_warning();
+  EXPECT_NE((*set)->gap_warning().find("layers 4..6 on disk are not"), std::string::npos)
+      << (*set)->gap_warning();
+  Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_FALSE(report->errors.empty());
+  EXPECT_NE(report->errors[0].find("seeds-03.mtb: missing"), std::string::npos)
+      << report->errors[0];
+}
+
+TEST_F(TableFiles, NoGapNoWarning) {
+  build("kalah", 4);
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  EXPECT_EQ((*set)->gap_warning(), "");
+}
+
+TEST_F(TableFiles, LayerFileNamesSayWhichLayerTheyHold) {
+  EXPECT_EQ(layer_of_file_name("seeds-07.mtb"), 7);
+  EXPECT_EQ(layer_of_file_name("/x/y/seeds-12.plain.mtb"), 12);
+  EXPECT_EQ(layer_of_file_name("seeds-7.mtb"), -1);
+  EXPECT_EQ(layer_of_file_name("copy-of-seeds-07.mtb"), -1);
+  // Two layers swapped on disk: the reader that expects the name's layer refuses each.
+  build("kalah", 5);
+  fs::rename(layer_path("kalah-6", 4), dir_ / "x");
+  fs::rename(layer_path("kalah-6", 5), layer_path("kalah-6", 4));
+  fs::rename(dir_ / "x", layer_path("kalah-6", 5));
+  const std::string path = layer_path("kalah-6", 4);
+  Expected<std::shared_ptr<const TableFile>> file =
+      TableFile::open(path, "", -1, layer_of_file_name(path));
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().find("holds layer 5, expected 4"), std::string::npos) << file.error();
+}
+
+class TruncatedUnderAReader : public TableFiles, public ::testing::WithParamInterface<bool> {};
+
+// A layer truncated (as `cp` over it does first) while a reader has it mapped: the reads fault,
+// and the handler turns them into failed probes instead of a SIGBUS that kills the process.
+TEST_P(TruncatedUnderAReader, ProbesFailAndTheProcessLives) {
+  const bool plain = GetParam();
+  build("kalah", 7, {.block_size = 64, .compression_level = 3, .dictionary_size = 0});
+  if (plain) unpack("kalah");
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  const TableIndex index(12, 7);
+  auto probe = [&](uint64_t rank) {
+    TableKey key;
+    index.unrank(rank, 7, key.counts.data());
+    return (*set)->probe_key(7, key);
+  };
+  ASSERT_TRUE(probe(0).ok()) << probe(0).message;
+  const std::string path = plain ? plain_path("kalah-6", 7) : layer_path("kalah-6", 7);
+  ASSERT_EQ(::truncate(path.c_str(), 300), 0);
+  const uint64_t faults = guarded_faults();
+  const ProbeResult after = probe(index.layer_size(7) - 1);  // a page beyond the new end
+  EXPECT_EQ(after.status, ProbeStatus::Failed);
+  EXPECT_NE(after.message.find("changed under this reader"), std::string::npos) << after.message;
+  EXPECT_GT(guarded_faults(), faults);
+  EXPECT_TRUE((*(*set)->layer(7))->damaged());
+  // Sticky: a later read of a page it had read fine before fails too.
+  EXPECT_EQ(probe(index.layer_size(7) / 2).status, ProbeStatus::Failed);
+}
+
+INSTANTIATE_TEST_SUITE_P(PlainAndCompressed, TruncatedUnderAReader, ::testing::Bool());
+
+TEST(MappingGuard, AFaultOutsideEveryTableMappingStillKills) {
+  EXPECT_DEATH(
+      {
+        const std::string path = ::testing::TempDir() + "mapping_guard_death";
+        { std::ofstream(path) << std::string(8192, 'x'); }
+        FileDescriptor fd(::open(path.c_str(), O_RDONLY));
+        // A plain mapping, not a GuardedMapping: the handler must leave its fault alone.
+        const auto* bytes = static_cast<const volatile char*>(
+            ::mmap(nullptr, 8192, PROT_READ, MAP_SHARED, fd.get(), 0));
+        Expected<GuardedMapping> guarded = GuardedMapping::map(fd.get(), 8192, path);
+        (void)::truncate(path.c_str(), 0);
+        (void)bytes[5000];
+      },
+      "");
+}
+
+TEST_F(TableFiles, ProbeFailureHandlerIsCalledOnceWithTheFirstFailure) {
+  build("kalah", 4);
+  write_bytes(layer_path("kalah-6", 3), "not a table");
+  Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());
+  int calls = 0;
+  std::string message;
+  const TableValues values(*set, [&](const std::string& m) {
+    ++calls;
+    message = m;
+  });
+  const Position three = *parse_position(Rules::kalah(), "1-1-1-0-0-0-0-0-0-0-0-0-23-22-S");
+  for (int i = 0; i < 5; ++i) EXPECT_FALSE(values.value(three).has_value());
+  EXPECT_EQ(values.failures(), 5u);
+  EXPECT_EQ(calls, 1);
+  EXPECT_NE(message.find("seeds-03.mtb"), std::string::npos) << message;
+}
+
+TEST_F(TableFiles, ASecondWriterIsRefusedWhileTheFirstHoldsTheDirectory) {
+  build("kalah", 3);
+  Expected<WriterLock> first = WriterLock::acquire((dir_ / "kalah-6").string());
+  ASSERT_TRUE(first.ok()) << first.error();
+  Expected<bool> second = build_tables({Rules::kalah(), 4, dir_.string(), {}}, {}, {});
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().find("another mancala process"), std::string::npos) << second.error();
+  EXPECT_FALSE(fs::exists(layer_path("kalah-6", 4)));
+  Expected<bool> unpacking = unpack_tables({Rules::kalah(), -1, dir_.string()}, {}, {});
+  ASSERT_FALSE(unpacking.ok());
+  EXPECT_NE(unpacking.error().find("another mancala process"), std::string::npos)
+      << unpacking.error();
+}
+
+TEST_F(TableFiles, BuildRemovesTheTemporariesAKilledWriterLeft) {
+  build("kalah", 3);
+  write_bytes(layer_path("kalah-6", 4) + ".tmp-Ab12Cd", "partial");
+  build("kalah", 4);
+  EXPECT_FALSE(fs::exists(layer_path("kalah-6", 4) + ".tmp-Ab12Cd"));
+  EXPECT_TRUE(TableFile::open(layer_path("kalah-6", 4)).ok());
+}
+
+TEST_F(TableFiles, ATableFileNeverReplacesAFifo) {
+  build("kalah", 2);
+  ASSERT_EQ(::mkfifo(layer_path("kalah-6", 3).c_str(), 0644), 0);
+  Expected<bool> done = build_tables({Rules::kalah(), 3, dir_.string(), {}}, {}, {});
+  ASSERT_FALSE(done.ok());
+  EXPECT_NE(done.error().find("not a regular file"), std::string::npos) << done.error();
 }
 
 }  // namespace

@@ -40,6 +40,9 @@ MoveScore score_move(Search& search, const Rules& rules, const Position& p, Move
   return result;
 }
 
+// Deeper than any game here lasts.
+constexpr int kMaxAnalyseDepth = 200;
+
 struct AnalyseOptions {
   std::string game;
   std::string position;
@@ -50,15 +53,25 @@ struct AnalyseOptions {
   bool json = false;
 };
 
+void check_analyse(const AnalyseOptions& o) {
+  require_position(require_rules(o.game), o.position);
+}
+
 void run_analyse(const AnalyseOptions& o) {
   const Rules rules = require_rules(o.game);
   const Position p = require_position(rules, o.position);
-  if (o.depth < 0 || o.seconds < 0) throw UsageError("--depth and --time must be positive");
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   std::unique_ptr<db::TableValues> tables;
-  if (!o.no_tables && rules.kind != GameKind::Congkak)
-    tables = open_table_values(rules, o.db, nullptr);
+  if (!o.no_tables && rules.kind != GameKind::Congkak) {
+    std::string why_not;
+    bool unreadable = false;
+    tables = open_table_values(rules, o.db, &why_not,
+                               "positions the tables should value are searched instead (their "
+                               "scores are not exact unless the search proves them)",
+                               &unreadable);
+    if (unreadable) warn("endgame tables not used: " + why_not);
+  }
   SearchLimits limits;
   if (o.depth)
     limits.max_depth = o.depth;
@@ -93,9 +106,13 @@ void run_analyse(const AnalyseOptions& o) {
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
-  fmt::print(
-      "position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move),
-      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "");
+  std::string tables_note;
+  if (tables)
+    tables_note = fmt::format(
+        ", endgame tables up to {} seeds{}", tables->tables().max_seeds(),
+        tables->failures() ? fmt::format(" ({} probes failed: see the warning)", tables->failures())
+                           : "");
+  fmt::print("position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move), tables_note);
   fmt::print("move  score  (predicted final store difference for {})\n", side_name(p.side_to_move));
   for (const MoveScore& m : scores)
     fmt::print("  {}  {:+4}{}{}\n", move_letter(p.side_to_move, m.move), m.score,
@@ -110,14 +127,18 @@ void add_analyse_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("analyse", "The score of every legal move and the best line");
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("POSITION", o->position, "Position string")->required();
-  auto* depth = cmd->add_option("--depth,-d", o->depth, "Search each move to this depth");
+  auto* depth = cmd->add_option("--depth,-d", o->depth, "Search each move to this depth")
+                    ->check(integer_in(1, kMaxAnalyseDepth));
   cmd->add_option("--time", o->seconds, "Seconds for the whole analysis (default 2)")
-      ->excludes(depth);
+      ->excludes(depth)
+      ->check(positive_seconds());
   cmd->add_option("--db", o->db,
-                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
   cmd->add_flag("--json", o->json, "Print one JSON object");
-  cmd->callback([o] { run_analyse(*o); });
+  set_command(
+      cmd, [o] { check_analyse(*o); }, [o] { run_analyse(*o); });
 }
 
 }  // namespace mancala::cli

@@ -77,7 +77,9 @@ void add_apply_command(CLI::App& app) {
   cmd->add_option("--position,-p", options->position, "Start from this position string");
   cmd->add_flag("--json", options->json,
                 "Print position, stores, side to move, game-over flag and result as JSON");
-  cmd->callback([options] { run_apply(*options); });
+  set_command(
+      cmd, [options] { require_position(require_rules(options->game), options->position); },
+      [options] { run_apply(*options); });
 }
 
 }  // namespace mancala::cli

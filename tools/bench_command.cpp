@@ -186,7 +186,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("bench", "Run the fixed speed workloads and print their figures");
   cmd->add_flag("--json", *json, "Print one JSON object");
-  cmd->callback([json] { run_bench(*json); });
+  set_command(cmd, {}, [json] { run_bench(*json); });
 }
 
 }  // namespace mancala::cli

@@ -22,6 +22,9 @@ namespace mancala::cli {
 
 namespace {
 
+// A billion probes take minutes a run; more is a typo.
+constexpr uint64_t kMaxProbes = 1000000000;
+
 struct ProbeBenchOptions {
   std::string game;
   std::string db;
@@ -56,9 +59,13 @@ double time_probes(const db::TableSet& tables, const std::vector<ProbeSample>& s
 
 void run_probe_bench(const ProbeBenchOptions& options) {
   const Rules rules = require_rules(options.game);
+  // The samples: two lists of `probes` positions.
+  require_memory(2 * options.probes * sizeof(ProbeSample),
+                 fmt::format("--probes {}", options.probes));
   Expected<std::shared_ptr<const db::TableSet>> opened =
       db::TableSet::open(database_directory(options.db), rules);
   if (!opened) throw Failure(opened.error());
+  if (!(*opened)->gap_warning().empty()) warn((*opened)->gap_warning());
   const db::TableSet& tables = **opened;
   const int top = tables.max_seeds();
   if (top < 0) throw Failure("no " + rules.table_name() + " tables in " + tables.directory());
@@ -141,15 +148,20 @@ void add_db_bench_command(CLI::App& db) {
       db.add_subcommand("bench", "Probes per second: uniform random positions and random playouts");
   cmd->add_option("GAME", bench->game, "Game whose tables to probe, e.g. kalah, oware")->required();
   cmd->add_option("--db", bench->db,
-                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
-  cmd->add_option("--probes,-n", bench->probes, "Probes per run (default 1000000)");
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
+  cmd->add_option("--probes,-n", bench->probes, "Probes per run (default 1000000)")
+      ->check(unsigned_in(1, kMaxProbes));
   cmd->add_option("--threads,-t", bench->threads,
-                  "Threads for the all-threads run (default: all cores)");
+                  "Threads for the all-threads run (default: all cores)")
+      ->check(thread_count());
   cmd->add_flag("--json", bench->json, "Print one JSON object");
-  cmd->callback([bench] {
-    set_thread_count(bench->threads);
-    run_probe_bench(*bench);
-  });
+  set_command(
+      cmd, [bench] { require_rules(bench->game); },
+      [bench] {
+        set_thread_count(bench->threads);
+        run_probe_bench(*bench);
+      });
 }
 
 }  // namespace mancala::cli

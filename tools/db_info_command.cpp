@@ -1,6 +1,5 @@
 // mancala db info PATH: what a layer file, a table directory or a database directory holds.
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -8,6 +7,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/file_io.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "tools/cli.h"
@@ -15,8 +15,6 @@
 namespace mancala::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 void print_file_info(const db::TableFile& file, bool verbose) {
   const db::TableHeader& h = file.header();
@@ -48,34 +46,46 @@ void print_file_info(const db::TableFile& file, bool verbose) {
 }
 
 void run_info(const std::string& path) {
-  if (fs::is_regular_file(path)) {
-    Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(path);
+  Expected<db::PathKind> kind = db::path_kind(path);
+  if (!kind) throw Failure(kind.error());
+  if (*kind == db::PathKind::Missing) throw Failure(path + ": no such file or directory");
+  if (*kind != db::PathKind::Directory) {
+    // One file. A layer file's name says which layer it must hold.
+    Expected<std::shared_ptr<const db::TableFile>> file =
+        db::TableFile::open(path, "", -1, db::layer_of_file_name(path));
     if (!file) throw Failure(file.error());
     print_file_info(**file, true);
     return;
   }
-  if (!fs::is_directory(path)) throw Failure(path + ": no such file or directory");
-  const std::vector<std::string> tables = db::table_directories(path);
-  if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
-  for (const std::string& dir : tables) {
-    // A row per file: a layer with a plain copy has two (the copy is what probes read).
+  Expected<std::vector<std::string>> found = db::table_directories(path);
+  if (!found) throw Failure(found.error());
+  if (found->empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
+  for (const std::string& dir : *found) {
+    Expected<db::LayerScan> scan = db::scan_layers(dir);
+    if (!scan) throw Failure(scan.error());
+    if (!scan->gap_message(dir).empty()) warn(scan->gap_message(dir));
+    // A row per file: a layer with a plain copy has two (the copy is what probes read). Every
+    // file must hold the table and houses of the first, and the layer its name says.
     uint64_t positions = 0, bytes = 0, plain_positions = 0, plain_bytes = 0;
-    int plain_layers = 0;
+    int plain_layers = 0, houses = -1;
     std::string name;
     fmt::print("{}\n{:>5} {:>14} {:>7} {:>13} {:>9}  {}\n", dir, "seeds", "positions", "blocks",
                "bytes", "bits/pos", "encoding");
-    for (int s = 0; !db::preferred_layer_path(dir, s).empty(); ++s) {
-      for (const std::string& file_name : {db::layer_file_name(s), db::plain_layer_file_name(s)}) {
-        if (!fs::exists(dir + "/" + file_name)) continue;
-        Expected<std::shared_ptr<const db::TableFile>> file =
-            db::TableFile::open(dir + "/" + file_name);
+    for (int s = 0; s <= scan->top; ++s) {
+      const db::LayerFiles& files = scan->layers[static_cast<size_t>(s)];
+      for (const bool plain : {false, true}) {
+        if (!(plain ? files.plain : files.compressed)) continue;
+        Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(
+            dir + "/" + (plain ? db::plain_layer_file_name(s) : db::layer_file_name(s)), name,
+            houses, s);
         if (!file) throw Failure(file.error());
         print_file_info(**file, false);
         const db::TableHeader& h = (*file)->header();
         ((*file)->is_plain() ? plain_positions : positions) += h.position_count;
         ((*file)->is_plain() ? plain_bytes : bytes) += h.file_size;
         plain_layers += (*file)->is_plain();
-        name = std::string(h.name, strnlen(h.name, db::kNameSize));
+        name = (*file)->table_name();
+        houses = static_cast<int>(h.houses);
       }
     }
     if (positions)
@@ -97,8 +107,9 @@ void add_db_info_command(CLI::App& db) {
   CLI::App* cmd =
       db.add_subcommand("info", "What a table file or directory holds and how well it compressed");
   cmd->add_option("PATH", *info, "A layer file, a table directory or a database directory")
-      ->required();
-  cmd->callback([info] { run_info(*info); });
+      ->required()
+      ->check(path_name());
+  set_command(cmd, {}, [info] { run_info(*info); });
 }
 
 }  // namespace mancala::cli

@@ -6,12 +6,12 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/table_answer.h"
 #include "db/table_set.h"
 #include "db/table_values.h"
 #include "solver/rules/moves.h"
 #include "tools/cli.h"
 #include "tools/json_output.h"
-#include "tools/table_answer.h"
 
 namespace mancala::cli {
 
@@ -24,18 +24,23 @@ struct QueryOptions {
   bool json = false;
 };
 
+void check_query(const QueryOptions& options) {
+  require_position(require_rules(options.game), options.position);
+}
+
 void run_query(const QueryOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position p = require_position(rules, options.position);
   Expected<std::shared_ptr<const db::TableSet>> tables =
       db::TableSet::open(database_directory(options.db), rules);
   if (!tables) throw Failure(tables.error());
+  if (!(*tables)->gap_warning().empty()) warn((*tables)->gap_warning());
   const Side mover = p.side_to_move;
   const int stores = p.mover_lead();
   const int seeds = p.seeds_on_board();
   // Every move valued from the tables as they store values (play goes on until the board is
   // empty); a game already over by its own rules is worth what they give (table_answer.h).
-  const TableAnswer probe = value_every_move(rules, db::TableValues(*tables), p);
+  const db::TableAnswer probe = db::value_every_move(rules, db::TableValues(*tables), p);
   if (!probe.ok()) throw Failure(probe.message);
 
   if (options.json) {
@@ -54,7 +59,7 @@ void run_query(const QueryOptions& options) {
     return;
   }
   fmt::print("moves\n");
-  for (const TableMoveValue& m : probe.moves)
+  for (const db::TableMoveValue& m : probe.moves)
     fmt::print("  {}  {:+}{}\n", move_letter(mover, m.move), m.value,
                m.value == probe.value ? "  best" : "");
 }
@@ -68,9 +73,11 @@ void add_db_query_command(CLI::App& db) {
   cmd->add_option("GAME", query->game, "Game and variant, e.g. kalah, oware")->required();
   cmd->add_option("POSITION", query->position, "Position string")->required();
   cmd->add_option("--db", query->db,
-                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_flag("--json", query->json, "Print one JSON object");
-  cmd->callback([query] { run_query(*query); });
+  set_command(
+      cmd, [query] { check_query(*query); }, [query] { run_query(*query); });
 }
 
 }  // namespace mancala::cli

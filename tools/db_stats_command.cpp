@@ -1,6 +1,5 @@
 // mancala db stats DIR: won, drawn and lost positions and the value histogram per layer.
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -8,6 +7,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/file_io.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "tools/cli.h"
@@ -24,17 +24,28 @@ struct StatsOptions {
 };
 
 void run_stats(const StatsOptions& options) {
-  const std::vector<std::string> tables = db::table_directories(options.path);
-  if (tables.empty()) throw Failure(options.path + ": no tables found (no seeds-00.mtb)");
-  if (tables.size() > 1) throw UsageError(options.path + " holds several tables; name one of them");
-  const std::string& dir = tables.front();
+  Expected<std::vector<std::string>> tables = db::table_directories(options.path);
+  if (!tables) throw Failure(tables.error());
+  if (tables->empty()) throw Failure(options.path + ": no tables found (no seeds-00.mtb)");
+  if (tables->size() > 1)
+    throw UsageError(options.path + " holds several tables; name one of them");
+  const std::string& dir = tables->front();
+  Expected<db::LayerScan> scan = db::scan_layers(dir);
+  if (!scan) throw Failure(scan.error());
+  if (!scan->gap_message(dir).empty()) warn(scan->gap_message(dir));
   std::vector<LayerStats> layers;
   std::string name;
-  for (int s = 0; !db::preferred_layer_path(dir, s).empty(); ++s) {
-    Expected<std::shared_ptr<const db::TableFile>> file =
-        db::TableFile::open(db::preferred_layer_path(dir, s));
+  int houses = -1;
+  // The file TableSet would read for each layer, which must hold the table and houses of layer
+  // 0 and the layer its name says.
+  for (int s = 0; s <= scan->covered; ++s) {
+    const bool plain = scan->layers[static_cast<size_t>(s)].plain;
+    Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(
+        dir + "/" + (plain ? db::plain_layer_file_name(s) : db::layer_file_name(s)), name, houses,
+        s);
     if (!file) throw Failure(file.error());
-    name = std::string((*file)->header().name, strnlen((*file)->header().name, db::kNameSize));
+    name = (*file)->table_name();
+    houses = static_cast<int>((*file)->header().houses);
     Expected<std::vector<int8_t>> values = (*file)->read_all();
     if (!values) throw Failure(values.error());
     std::vector<uint64_t> counts(256, 0);
@@ -75,9 +86,8 @@ void run_stats(const StatsOptions& options) {
     }
   }
   if (!options.plot.empty()) {
-    std::ofstream out(options.plot);
-    out << svg_chart(name, layers);
-    if (!out) throw Failure("cannot write " + options.plot);
+    Expected<bool> written = db::write_file_atomically(options.plot, svg_chart(name, layers));
+    if (!written) throw Failure(written.error());
     if (!options.csv) fmt::print("plot written to {}\n", options.plot);
   }
 }
@@ -88,11 +98,12 @@ void add_db_stats_command(CLI::App& db) {
   auto stats = std::make_shared<StatsOptions>();
   CLI::App* cmd =
       db.add_subcommand("stats", "Won, drawn and lost positions and the value histogram per layer");
-  cmd->add_option("DIR", stats->path, "A table directory")->required();
+  cmd->add_option("DIR", stats->path, "A table directory")->required()->check(path_name());
   cmd->add_flag("--csv", stats->csv,
                 "CSV: seeds,positions,wins,draws,losses,min_value,max_value,histogram");
-  cmd->add_option("--plot", stats->plot, "Also write an SVG chart to this file");
-  cmd->callback([stats] { run_stats(*stats); });
+  cmd->add_option("--plot", stats->plot, "Also write an SVG chart to this file")
+      ->check(path_name());
+  set_command(cmd, {}, [stats] { run_stats(*stats); });
 }
 
 }  // namespace mancala::cli

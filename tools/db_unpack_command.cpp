@@ -24,13 +24,13 @@ struct UnpackOptions {
   bool quiet = false;
 };
 
-void run_unpack(const UnpackOptions& options, bool max_seeds_given) {
+void run_unpack(const UnpackOptions& options) {
   const Rules rules = require_rules(options.game);
   set_thread_count(options.threads);
-  if (max_seeds_given && options.max_seeds < 0) throw UsageError("--max-seeds must be at least 0");
   const db::UnpackRequest request{rules, options.max_seeds, database_directory(options.db)};
   Expected<db::UnpackPlan> plan = db::plan_unpack(request);
   if (!plan) throw Failure(plan.error());
+  if (!plan->warning.empty()) warn(plan->warning);
   const int threads = omp_get_max_threads();
   fmt::print("unpacking {} layers 0..{} in {} ({} thread{})\n", rules.table_name(),
              plan->last_layer, plan->directory, threads, threads == 1 ? "" : "s");
@@ -70,14 +70,17 @@ void add_db_unpack_command(CLI::App& db) {
       "~1 byte a position on disk (resumes)");
   cmd->add_option("GAME", unpack->game, "Game whose tables to unpack, e.g. kalah, oware")
       ->required();
-  CLI::Option* unpack_max_seeds =
-      cmd->add_option("--max-seeds,-s", unpack->max_seeds,
-                      "Unpack layers 0..S (default: every layer the directory has)");
+  cmd->add_option("--max-seeds,-s", unpack->max_seeds,
+                  "Unpack layers 0..S (default: every layer the directory has)")
+      ->check(table_seeds());
   cmd->add_option("--db", unpack->db,
-                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
-  cmd->add_option("--threads,-t", unpack->threads, "Threads decoding (default: all cores)");
+                  "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
+  cmd->add_option("--threads,-t", unpack->threads, "Threads decoding (default: all cores)")
+      ->check(thread_count());
   cmd->add_flag("--quiet,-q", unpack->quiet, "No progress bar");
-  cmd->callback([unpack, unpack_max_seeds] { run_unpack(*unpack, unpack_max_seeds->count() > 0); });
+  set_command(
+      cmd, [unpack] { require_rules(unpack->game); }, [unpack] { run_unpack(*unpack); });
 }
 
 }  // namespace mancala::cli

@@ -17,7 +17,9 @@ namespace {
 
 void run_verify(const std::string& path, int threads, bool quiet) {
   set_thread_count(threads);
-  const std::vector<std::string> tables = db::table_directories(path);
+  Expected<std::vector<std::string>> found = db::table_directories(path);
+  if (!found) throw Failure(found.error());
+  const std::vector<std::string>& tables = *found;
   if (tables.empty()) throw Failure(path + ": no tables found (no seeds-00.mtb)");
   bool all_ok = true;
   for (const std::string& dir : tables) {
@@ -57,10 +59,13 @@ void add_db_verify_command(CLI::App& db) {
   auto verify = std::make_shared<VerifyOptions>();
   CLI::App* cmd =
       db.add_subcommand("verify", "Check checksums and that every stored value is consistent");
-  cmd->add_option("DIR", verify->path, "A table directory or a database directory")->required();
-  cmd->add_option("--threads,-t", verify->threads, "Threads (default: all cores)");
+  cmd->add_option("DIR", verify->path, "A table directory or a database directory")
+      ->required()
+      ->check(path_name());
+  cmd->add_option("--threads,-t", verify->threads, "Threads (default: all cores)")
+      ->check(thread_count());
   cmd->add_flag("--quiet,-q", verify->quiet, "No progress bar");
-  cmd->callback([verify] { run_verify(verify->path, verify->threads, verify->quiet); });
+  set_command(cmd, {}, [verify] { run_verify(verify->path, verify->threads, verify->quiet); });
 }
 
 }  // namespace mancala::cli

@@ -10,9 +10,16 @@
 
 namespace mancala::cli {
 
+// A handler for the first failed table probe: prints at once, on standard error, what failed and
+// `instead` (what the command does without that value).
+db::ProbeFailureHandler warn_on_probe_failure(const std::string& instead);
+
 // The game's tables in `db_dir` (empty: the default directory), or null with a reason in
-// `why_not` when there are none for this game.
+// `why_not` when there are none for this game or they cannot be read (then `unreadable` is set).
+// A layer missing below the highest on disk is warned about now; the first probe that fails
+// later is warned about when it happens, saying `instead`.
 std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std::string& db_dir,
-                                                   std::string* why_not);
+                                                   std::string* why_not, const std::string& instead,
+                                                   bool* unreadable = nullptr);
 
 }  // namespace mancala::cli

@@ -3,13 +3,14 @@
 
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/file_io.h"
 #include "solver/rules/record.h"
 #include "solver/search/match.h"
 #include "tools/cli.h"
@@ -20,6 +21,13 @@
 namespace mancala::cli {
 
 namespace {
+
+// Bounds of the options: every game is kept in memory until the end; a node budget beyond 10^12
+// a move would take hours a move.
+constexpr int kMaxGames = 100000;
+constexpr int kMaxOpeningTurns = 1000;
+constexpr int kMaxBalance = 1000;
+constexpr uint64_t kMaxNodes = 1000000000000ull;
 
 struct MatchOptions {
   std::string game;
@@ -40,24 +48,20 @@ struct MatchOptions {
 
 void run_match(const MatchOptions& o) {
   const Rules rules = require_rules(o.game);
-  for (int level : {o.a, o.b})
-    if (level < kMinLevel || level > kMaxLevel)
-      throw UsageError(fmt::format("levels must be from {} to {}", kMinLevel, kMaxLevel));
-  if (o.games < 1) throw UsageError("--games must be at least 1");
-  if (o.seconds <= 0) throw UsageError("--seconds must be positive");
-  if (o.opening_turns < 0) throw UsageError("--opening-turns must be at least 0");
-  if (o.balance < 0) throw UsageError("--balance must be at least 0 (--no-balance turns it off)");
   set_thread_count(o.threads);
-  // Opened before the games, so that a path that cannot be written fails now, not after them.
-  std::ofstream pgn;
+  // Created before the games, so that a path that cannot be written fails now, not after them;
+  // written whole at the end (AtomicFile), so that a failed write leaves the old file.
+  std::optional<db::AtomicFile> pgn;
   if (!o.pgn.empty()) {
-    pgn.open(o.pgn);
-    if (!pgn) throw Failure("cannot write " + o.pgn);
+    Expected<db::AtomicFile> created = db::AtomicFile::create(o.pgn);
+    if (!created) throw Failure(created.error());
+    pgn.emplace(std::move(created.value()));
   }
   std::unique_ptr<db::TableValues> tables;
   if (o.a == 6 || o.b == 6) {
     std::string why_not;
-    tables = open_table_values(rules, o.db, &why_not);
+    tables = open_table_values(rules, o.db, &why_not,
+                               "level 6 searches those positions instead of reading the tables");
     if (!tables && !o.quiet)
       fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
   }
@@ -98,7 +102,7 @@ void run_match(const MatchOptions& o) {
     score.add(games[i]->outcome().winner, i % 2 == 0 ? Side::South : Side::North);
   const EloEstimate elo = score.elo();
 
-  if (pgn.is_open()) {
+  if (pgn) {
     char date[16];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y.%m.%d", std::localtime(&now));
@@ -107,17 +111,18 @@ void run_match(const MatchOptions& o) {
       const std::string a_name = "A: mancala " + level_name(o.a, rules),
                         b_name = "B: mancala " + level_name(o.b, rules);
       const Outcome end = games[i]->outcome();
-      pgn << write_record(*games[i],
-                          {{"South", a_south ? a_name : b_name},
-                           {"North", a_south ? b_name : a_name},
-                           {"Date", date},
-                           {"Event", "mancala match"},
-                           {"Round", std::to_string(i + 1)},
-                           {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}});
-      pgn << "\n";
+      const std::string record =
+          write_record(*games[i],
+                       {{"South", a_south ? a_name : b_name},
+                        {"North", a_south ? b_name : a_name},
+                        {"Date", date},
+                        {"Event", "mancala match"},
+                        {"Round", std::to_string(i + 1)},
+                        {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}}) +
+          "\n";
+      if (Expected<bool> written = pgn->write(record); !written) throw Failure(written.error());
     }
-    pgn.close();
-    if (!pgn) throw Failure("cannot write " + o.pgn);
+    if (Expected<bool> committed = pgn->commit(); !committed) throw Failure(committed.error());
   }
   if (o.json) {
     json_output::Json out;
@@ -159,27 +164,35 @@ void add_match_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("match", "Computer against computer: points and Elo difference");
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah, oware")->required();
-  cmd->add_option("--a", o->a, "Level of player A (1-6)")->required();
-  cmd->add_option("--b", o->b, "Level of player B (1-6)")->required();
-  cmd->add_option("--games,-n", o->games, "Number of games (default 100); colours alternate");
-  cmd->add_option("--seed", o->seed, "Seed of the openings and the random choices (default 1)");
+  cmd->add_option("--a", o->a, "Level of player A (1-6)")->required()->check(computer_level());
+  cmd->add_option("--b", o->b, "Level of player B (1-6)")->required()->check(computer_level());
+  cmd->add_option("--games,-n", o->games, "Number of games (default 100); colours alternate")
+      ->check(integer_in(1, kMaxGames));
+  cmd->add_option("--seed", o->seed, "Seed of the openings and the random choices (default 1)")
+      ->check(unsigned_in(0, UINT64_MAX));
   cmd->add_option("--opening-turns", o->opening_turns,
-                  "Random turns that open each pair of games (default 4: two each)");
+                  "Random turns that open each pair of games (default 4: two each)")
+      ->check(integer_in(0, kMaxOpeningTurns));
   cmd->add_option("--balance", o->balance,
                   "Keep only openings a fixed search scores within SEEDS of even, since moving "
                   "first is a large edge (default 2)")
-      ->option_text("SEEDS");
+      ->option_text("SEEDS")
+      ->check(integer_in(0, kMaxBalance));
   cmd->add_flag("--no-balance", o->no_balance, "Any random opening, however lopsided");
-  cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)");
+  cmd->add_option("--seconds", o->seconds, "Time per move for levels 5 and 6 (default 1)")
+      ->check(positive_seconds());
   cmd->add_option("--nodes", o->nodes,
-                  "Node budget per move for levels 5 and 6 instead of time (reproducible)");
-  cmd->add_option("--threads,-t", o->threads, "Games played at once (default: all cores)");
-  cmd->add_option("--pgn", o->pgn, "Save every game as a record in this file");
-  cmd->add_option("--db", o->db, "Endgame table directory for level 6");
+                  "Node budget per move for levels 5 and 6 instead of time (reproducible)")
+      ->check(unsigned_in(1, kMaxNodes));
+  cmd->add_option("--threads,-t", o->threads, "Games played at once (default: all cores)")
+      ->check(thread_count());
+  cmd->add_option("--pgn", o->pgn, "Save every game as a record in this file")->check(path_name());
+  cmd->add_option("--db", o->db, "Endgame table directory for level 6")->check(path_name());
   cmd->add_flag("--json", o->json,
                 "Print one JSON object (games, wins, draws, losses, points, elo)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
-  cmd->callback([o] { run_match(*o); });
+  set_command(
+      cmd, [o] { require_rules(o->game); }, [o] { run_match(*o); });
 }
 
 }  // namespace mancala::cli

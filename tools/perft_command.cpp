@@ -20,10 +20,13 @@ struct PerftOptions {
   bool json = false;
 };
 
+void check_perft(const PerftOptions& options) {
+  require_position(require_rules(options.game), options.position);
+}
+
 void run_perft(const PerftOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position start = require_position(rules, options.position);
-  if (options.depth < 1 || options.depth > 40) throw UsageError("DEPTH must be from 1 to 40");
   if (!options.json) {
     fmt::print("perft {} from {}\n", rules.name(), to_string(start));
     fmt::print("{:>5} {:>16} {:>18} {:>10} {:>14}\n", "depth", "leaves", "moves applied", "seconds",
@@ -65,10 +68,13 @@ void add_perft_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("perft", "Count move sequences to each depth (rules check and speed)");
   cmd->add_option("GAME", options->game, "Game and variant, e.g. kalah, oware:4:awari")->required();
-  cmd->add_option("DEPTH", options->depth, "Deepest ply to count (1-40)")->required();
+  cmd->add_option("DEPTH", options->depth, "Deepest ply to count (1-40)")
+      ->required()
+      ->check(integer_in(1, 40));
   cmd->add_option("--position,-p", options->position, "Start from this position string");
   cmd->add_flag("--json", options->json, "Print one JSON object");
-  cmd->callback([options] { run_perft(*options); });
+  set_command(
+      cmd, [options] { check_perft(*options); }, [options] { run_perft(*options); });
 }
 
 }  // namespace mancala::cli

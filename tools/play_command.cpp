@@ -1,8 +1,8 @@
 // mancala play [GAME]: a game in the terminal, human against computer or human against human.
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/file_io.h"
 #include "solver/rules/game.h"
 #include "solver/rules/record.h"
 #include "solver/search/players.h"
@@ -44,6 +45,27 @@ constexpr const char* kHelp =
     "  help          this list\n"
     "  quit          leave (so does end of input)\n";
 
+// The longest line of input a session reads; the rest of a longer line is skipped.
+constexpr size_t kMaxInputLine = 4096;
+
+// One line of standard input, at most kMaxInputLine characters (so that input without newlines,
+// such as /dev/zero, cannot use up memory); false at the end of input. `too_long` says the line
+// was cut.
+bool read_line(std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  std::streambuf* in = std::cin.rdbuf();
+  while (true) {
+    const int c = in->sbumpc();
+    if (c == std::char_traits<char>::eof()) return !line.empty() || too_long;
+    if (c == '\n') return true;
+    if (line.size() < kMaxInputLine)
+      line += static_cast<char>(c);
+    else
+      too_long = true;
+  }
+}
+
 std::string today() {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -53,16 +75,12 @@ std::string today() {
 
 class TerminalGame {
  public:
-  TerminalGame(const PlayOptions& options, const Rules& rules, const Position& start,
-               const ExactValues* tables)
+  TerminalGame(const PlayOptions& options, const Rules& rules, const Position& start)
       : options_(options),
         game_(rules, start),
-        computer_(rules, PlayerOptions{options.level,
-                                       options.seed ? options.seed
-                                                    : static_cast<uint64_t>(std::time(nullptr)),
-                                       options.seconds, 0, tables}),
         color_(!options.no_color && stdout_is_color_terminal()) {
     computer_side_ = options.computer_first ? Side::South : Side::North;
+    set_up_computer(rules);
   }
 
   int run() {
@@ -78,19 +96,43 @@ class TerminalGame {
       }
       fmt::print("{}", prompt());
       std::fflush(stdout);
-      if (!std::getline(std::cin, line)) {
+      bool too_long = false;
+      if (!read_line(line, too_long)) {
         fmt::print("\n");
         return 0;  // end of input: leave quietly
+      }
+      if (too_long) {
+        fmt::print("line too long (more than {} characters): ignored\n", kMaxInputLine);
+        continue;
       }
       if (!handle(line)) return 0;
     }
   }
 
  private:
+  // The computer for `rules`: its level, and for level 6 that game's endgame tables. Called again
+  // when a record of another game is loaded, so that nothing of the old game is kept.
+  void set_up_computer(const Rules& rules) {
+    computer_.reset();  // it reads the old tables: gone before they are
+    tables_.reset();
+    if (options_.level == 6 && !options_.human_vs_human) {
+      std::string why_not;
+      tables_ = open_table_values(rules, options_.db, &why_not,
+                                  "the computer searches instead of reading the tables");
+      if (!tables_)
+        fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", printable(why_not));
+    }
+    computer_ = std::make_unique<Player>(
+        rules,
+        PlayerOptions{options_.level,
+                      options_.seed ? options_.seed : static_cast<uint64_t>(std::time(nullptr)),
+                      options_.seconds, 0, tables_.get()});
+  }
+
   bool is_computer(Side side) const { return !options_.human_vs_human && side == computer_side_; }
 
   std::string player_name(Side side) const {
-    return is_computer(side) ? "mancala " + level_name(computer_.level(), game_.rules()) : "Human";
+    return is_computer(side) ? "mancala " + level_name(computer_->level(), game_.rules()) : "Human";
   }
 
   std::string players_line() const {
@@ -128,8 +170,8 @@ class TerminalGame {
 
   void computer_move() {
     Thinking thinking;
-    const Move move = computer_.choose(game_, &thinking);
-    if (options_.think && computer_.level() >= 3) {
+    const Move move = computer_->choose(game_, &thinking);
+    if (options_.think && computer_->level() >= 3) {
       const Side mover = game_.position().side_to_move;
       const std::string line = format_line(game_.rules(), game_.position(), thinking.pv);
       if (thinking.from_tables)
@@ -199,11 +241,13 @@ class TerminalGame {
       if (is_computer(game_.position().side_to_move)) return;  // the rest is not ours to play
       Expected<Move> move = parse_move_letter(game_.position(), std::string(1, c));
       if (!move) {
-        fmt::print("{}; legal moves: {}(type 'help' for commands)\n", move.error(), legal_list());
+        fmt::print("{}; legal moves: {}(type 'help' for commands)\n", printable(move.error()),
+                   legal_list());
         return;
       }
       if (!game_.legal_moves().contains(*move)) {
-        fmt::print("{} is not legal here; legal moves: {}\n", c, legal_list());
+        fmt::print("{} is not legal here; legal moves: {}\n", printable(std::string(1, c)),
+                   legal_list());
         return;
       }
       play(*move);
@@ -224,6 +268,8 @@ class TerminalGame {
     show();
   }
 
+  // The record goes through the atomic writer: on a full disk or any failed write the message says
+  // so and the file keeps what it held.
   void save(const std::string& file) {
     if (file.empty()) {
       fmt::print("usage: save FILE\n");
@@ -232,60 +278,60 @@ class TerminalGame {
     RecordTags tags = {{"South", player_name(Side::South)},
                        {"North", player_name(Side::North)},
                        {"Date", today()}};
-    std::ofstream out(file);
-    out << write_record(game_, tags);
-    if (!out)
-      fmt::print("could not write {}\n", file);
+    Expected<bool> saved = db::write_file_atomically(file, write_record(game_, tags));
+    if (!saved)
+      fmt::print("could not save: {}\n", printable(saved.error()));
     else
-      fmt::print("saved {} moves to {}\n", game_.moves().size(), file);
+      fmt::print("saved {} moves to {}\n", game_.moves().size(), printable(file));
   }
 
+  // A record of another game switches everything to it: the rules, the computer and its tables.
   void load(const std::string& file) {
     if (file.empty()) {
       fmt::print("usage: load FILE\n");
       return;
     }
-    std::ifstream in(file);
-    if (!in) {
-      fmt::print("could not read {}\n", file);
+    Expected<std::string> text = db::read_whole_file(file, kMaxRecordBytes);
+    if (!text) {
+      fmt::print("could not load: {}\n", printable(text.error()));
       return;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    Expected<GameRecord> record = read_record(text.str());
+    Expected<GameRecord> record = read_record(*text);
     if (!record) {
-      fmt::print("could not load {}: {}\n", file, record.error());
+      fmt::print("could not load {}: {}\n", printable(file), printable(record.error()));
       return;
     }
+    const bool other_game = !(record->game.rules() == game_.rules());
     game_ = record->game;
     last_.reset();
     announced_end_ = false;
-    fmt::print("loaded {} ({}, {} moves)\n", file, game_.rules().name(), game_.moves().size());
+    fmt::print("loaded {} ({}, {} moves)\n", printable(file), game_.rules().name(),
+               game_.moves().size());
+    if (other_game) {
+      set_up_computer(game_.rules());
+      fmt::print("now playing {}: {}\n", game_.rules().name(), players_line());
+    }
     show();
   }
 
   const PlayOptions& options_;
   Game game_;
-  Player computer_;
+  std::unique_ptr<db::TableValues> tables_;  // level 6's, for the game being played
+  std::unique_ptr<Player> computer_;
   bool color_;
   Side computer_side_ = Side::North;
   std::optional<LastMove> last_;
   bool announced_end_ = false;
 };
 
+void check_play(const PlayOptions& options) {
+  require_position(require_rules(options.game), options.position);
+}
+
 void run_play(const PlayOptions& options) {
   const Rules rules = require_rules(options.game);
   const Position start = require_position(rules, options.position);
-  if (options.level < kMinLevel || options.level > kMaxLevel)
-    throw UsageError(fmt::format("--level must be from {} to {}", kMinLevel, kMaxLevel));
-  if (options.seconds <= 0) throw UsageError("--seconds must be positive");
-  std::unique_ptr<db::TableValues> tables;
-  if (options.level == 6 && !options.human_vs_human) {
-    std::string why_not;
-    tables = open_table_values(rules, options.db, &why_not);
-    if (!tables) fmt::print(stderr, "note: level 6 plays without endgame tables: {}\n", why_not);
-  }
-  TerminalGame(options, rules, start, tables.get()).run();
+  TerminalGame(options, rules, start).run();
 }
 
 }  // namespace
@@ -296,20 +342,25 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("GAME", options->game, "Game and variant (default kalah)");
   cmd->add_option("--level,-l", options->level,
                   "Computer level: 1 random, 2 greedy, 3-4 search, 5 timed search, 6 Pro with "
-                  "endgame tables (default 2)");
+                  "endgame tables (default 2)")
+      ->check(computer_level());
   cmd->add_option("--seconds", options->seconds,
-                  "Thinking time per move for levels 5 and 6 (default 1)");
+                  "Thinking time per move for levels 5 and 6 (default 1)")
+      ->check(positive_seconds());
   cmd->add_option(
-      "--db", options->db,
-      "Endgame table directory for level 6 (default $MANCALA_DB or ~/.local/share/mancala/db)");
+         "--db", options->db,
+         "Endgame table directory for level 6 (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_flag("--think", options->think,
                 "Show the computer's thinking (depth, score, best line)");
   cmd->add_flag("--human-vs-human,-2", options->human_vs_human, "Two people at one terminal");
   cmd->add_flag("--computer-first", options->computer_first, "The computer plays South and opens");
   cmd->add_option("--position,-p", options->position, "Start from this position string");
-  cmd->add_option("--seed", options->seed, "Seed for the computer's random choices");
+  cmd->add_option("--seed", options->seed, "Seed for the computer's random choices")
+      ->check(unsigned_in(0, UINT64_MAX));
   cmd->add_flag("--no-color", options->no_color, "No ANSI colours");
-  cmd->callback([options] { run_play(*options); });
+  set_command(
+      cmd, [options] { check_play(*options); }, [options] { run_play(*options); });
 }
 
 }  // namespace mancala::cli

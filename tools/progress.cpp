@@ -24,8 +24,8 @@ std::string format_count(double count) {
 
 ProgressBar::ProgressBar(bool quiet) : terminal_(stderr_is_terminal()), quiet_(quiet) {}
 
-void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total,
-                         const char* unit) {
+void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total, const char* unit,
+                         const std::string& note) {
   if (quiet_) return;
   const auto now = std::chrono::steady_clock::now();
   if (label != label_) {  // a new piece of work: the bar is redrawn in place, rates restart
@@ -41,9 +41,9 @@ void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total
     if (drawn_ && now - last_draw_ < std::chrono::seconds(10)) return;
     last_draw_ = now;
     drawn_ = true;
-    fmt::print(stderr, "{}: {:.1f}% ({} of {} {})\n", label, 100.0 * fraction,
+    fmt::print(stderr, "{}: {:.1f}% ({} of {} {}, {} {}/s){}{}\n", label, 100.0 * fraction,
                format_count(static_cast<double>(done)), format_count(static_cast<double>(total)),
-               unit);
+               unit, format_count(rate), unit, note.empty() ? "" : ", ", note);
     return;
   }
   if (drawn_ && done < total && now - last_draw_ < std::chrono::milliseconds(200)) return;
@@ -51,9 +51,9 @@ void ProgressBar::update(const std::string& label, uint64_t done, uint64_t total
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(fraction * kWidth);
   const double eta = rate > 0 ? static_cast<double>(total - std::min(done, total)) / rate : 0.0;
-  fmt::print(stderr, "\r\x1b[2K{:<24} [{}{}] {:5.1f}%  {} {}/s  ETA {}", label,
+  fmt::print(stderr, "\r\x1b[2K{:<24} [{}{}] {:5.1f}%  {} {}/s  ETA {}{}{}", label,
              std::string(filled, '#'), std::string(kWidth - filled, '.'), 100.0 * fraction,
-             format_count(rate), unit, format_duration(eta));
+             format_count(rate), unit, format_duration(eta), note.empty() ? "" : "  ", note);
   std::fflush(stderr);
   drawn_ = true;
 }

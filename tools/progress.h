@@ -10,8 +10,10 @@ namespace mancala::cli {
 class ProgressBar {
  public:
   explicit ProgressBar(bool quiet = false);
-  // `label` names the work ("layer 12 exits"); `unit` what is counted ("positions").
-  void update(const std::string& label, uint64_t done, uint64_t total, const char* unit);
+  // `label` names the work ("layer 12 exits"); `unit` what is counted ("positions"); `note`, when
+  // not empty, is shown after the figures ("3.1M messages").
+  void update(const std::string& label, uint64_t done, uint64_t total, const char* unit,
+              const std::string& note = "");
   // Ends the current bar's line.
   void finish();
 

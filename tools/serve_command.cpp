@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <cmath>
+#include <cstdint>
 #include <string>
 #include <thread>
 
@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/cli.h"
+#include "tools/endgame_tables.h"
 #include "tools/web_server.h"
 
 namespace mancala::cli {
@@ -24,16 +25,23 @@ std::string url_of(const std::string& host, int port) {
   return fmt::format("http://{}:{}/", host, port);
 }
 
-void run_serve(const web::ServeOptions& options) {
-  if (options.port < 0 || options.port > 65535) throw UsageError("--port must be from 0 to 65535");
-  if (options.threads < 0) throw UsageError("--threads must be at least 1");
-  if (options.http_threads < 1) throw UsageError("--http-threads must be at least 1");
-  if (options.queue < 0) throw UsageError("--queue must be at least 1");
-  if (!(options.limits.move_seconds > 0) || !std::isfinite(options.limits.move_seconds))
-    throw UsageError("--move-seconds must be positive");
-  if (!(options.limits.analyse_seconds > 0) || !std::isfinite(options.limits.analyse_seconds))
-    throw UsageError("--analyse-seconds must be positive");
-  if (options.max_body_bytes < 1024) throw UsageError("--max-body must be at least 1024 (bytes)");
+// The most connection threads, waiting computations and body bytes the options accept: far
+// beyond what one machine serves, short of exhausting it.
+constexpr int kMaxHttpThreads = 4096;
+constexpr int kMaxQueue = 1000000;
+constexpr uint64_t kMaxBodyBytes = 64u << 20;
+
+// A host name or address: not empty.
+CLI::Validator host_name() {
+  return CLI::Validator(
+      [](std::string& text) { return text.empty() ? std::string("an empty host") : ""; }, "");
+}
+
+void run_serve(web::ServeOptions options) {
+  // Every option was checked by its validator (tools/cli.h). Table failures are reported at once,
+  // once per game, on standard error.
+  options.on_probe_failure =
+      warn_on_probe_failure("computer moves and analyses search those positions instead");
 
   // Ctrl-C and SIGTERM stop the server cleanly: the signals are blocked in every thread (the
   // server's threads inherit the mask) and taken by one thread that asks the server to stop.
@@ -44,6 +52,7 @@ void run_serve(const web::ServeOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   web::WebServer server(options);
+  for (const std::string& warning : server.api().table_warnings()) warn(warning);
   const Expected<int> port = server.bind();
   if (!port) throw Failure(port.error());
   std::string tables;
@@ -73,26 +82,36 @@ void add_serve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "serve", "The web board and the JSON API (perfect moves from the endgame tables) over HTTP");
   cmd->add_option("--host", o->host,
-                  "Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)");
-  cmd->add_option("--port,-p", o->port, "Port (default 8080; 0 picks a free one)");
+                  "Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
+      ->check(host_name());
+  cmd->add_option("--port,-p", o->port, "Port (default 8080; 0 picks a free one)")
+      ->check(integer_in(0, 65535));
   cmd->add_option("--db", o->database_dir,
-                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_option("--threads,-t", o->threads,
-                  "Threads for computer moves and analyses (default: one per core)");
+                  "Threads for computer moves and analyses (default: one per core)")
+      ->check(thread_count());
   cmd->add_option("--queue", o->queue,
                   "Computer moves and analyses that may wait for a thread; beyond, 503 (default "
-                  "8 per thread)");
+                  "8 per thread)")
+      ->check(integer_in(1, kMaxQueue));
   cmd->add_option("--http-threads", o->http_threads,
                   "Connections served at once; each open (keep-alive) connection holds one "
-                  "(default 128)");
+                  "(default 128)")
+      ->check(integer_in(1, kMaxHttpThreads));
   cmd->add_option("--move-seconds", o->limits.move_seconds,
-                  "Longest a computer move may think, level 6 included (default 2)");
+                  "Longest a computer move may think, level 6 included (default 2)")
+      ->check(positive_seconds());
   cmd->add_option("--analyse-seconds", o->limits.analyse_seconds,
-                  "Longest an analysis may take (default 5)");
+                  "Longest an analysis may take (default 5)")
+      ->check(positive_seconds());
   cmd->add_option("--max-body", o->max_body_bytes,
-                  "Largest request body in bytes; larger ones get 413 (default 65536)");
+                  "Largest request body in bytes; larger ones get 413 (default 65536)")
+      ->check(unsigned_in(1024, kMaxBodyBytes));
   cmd->add_flag("--log", o->log, "Print one line per request on standard error");
-  cmd->callback([o] { run_serve(*o); });
+  set_command(
+      cmd, [] {}, [o] { run_serve(*o); });
 }
 
 }  // namespace mancala::cli

@@ -34,23 +34,38 @@ struct SolveCommandOptions {
   bool quiet = false;
 };
 
+void check_solve(const SolveCommandOptions& o) {
+  const Rules rules = require_rules(o.game);
+  const Position p = require_position(rules, o.position);
+  // The value lies within the seeds still to be won (and the stores' difference).
+  const int bound = p.seeds_on_board() + p.store(Side::South) + p.store(Side::North);
+  if (o.guess_given && (o.guess < -bound || o.guess > bound))
+    throw UsageError(fmt::format("--guess: the value of this position lies in -{}..{}, not {}",
+                                 bound, bound, o.guess));
+}
+
 void run_solve(const SolveCommandOptions& o) {
   const Rules rules = require_rules(o.game);
   const Position p = require_position(rules, o.position);
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
-  if (o.max_seconds < 0) throw UsageError("--max-seconds must be positive");
-  if (o.hash_megabytes < 1) throw UsageError("--hash must be at least 1 (megabytes)");
-  if (o.table_memory_gib < 0) throw UsageError("--table-memory must be at least 0 (GiB)");
-  if (o.threads < 0) throw UsageError("--threads must be at least 1");
-  const int threads =
-      o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+  require_memory(static_cast<uint64_t>(o.hash_megabytes) << 20, "--hash");
+  const int threads = o.threads > 0 ? o.threads : machine_cores();
   std::unique_ptr<db::DecodedTableValues> tables;
-  if (!o.no_tables && rules.kind != GameKind::Congkak)
-    if (std::unique_ptr<db::TableValues> files = open_table_values(rules, o.db, nullptr))
+  if (!o.no_tables && rules.kind != GameKind::Congkak) {
+    const std::string instead =
+        "the solver searches those positions instead (it may take much longer)";
+    std::string why_not;
+    bool unreadable = false;
+    if (std::unique_ptr<db::TableValues> files =
+            open_table_values(rules, o.db, &why_not, instead, &unreadable))
       tables = std::make_unique<db::DecodedTableValues>(
-          files->shared_tables(), static_cast<uint64_t>(o.table_memory_gib * (1ull << 30)));
-  Solver solver(rules, o.hash_megabytes, tables.get(), std::max(threads, 1));
+          files->shared_tables(), static_cast<uint64_t>(o.table_memory_gib * (1ull << 30)),
+          warn_on_probe_failure(instead));
+    else if (unreadable)
+      warn("endgame tables not used: " + why_not);
+  }
+  Solver solver(rules, o.hash_megabytes, tables.get(), threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   StatusLine status(o.quiet || o.json);
@@ -65,11 +80,13 @@ void run_solve(const SolveCommandOptions& o) {
       },
       options);
   status.finish();
-  const std::string tables_note =
-      tables ? fmt::format(", endgame tables up to {} seeds", tables->tables().max_seeds()) : "";
-  if (tables && tables->failures())
-    fmt::print(stderr, "warning: {} table probes failed; the first: {}\n", tables->failures(),
-               tables->first_failure());
+  // A failed probe was warned about when it happened; the summary counts them.
+  std::string tables_note;
+  if (tables)
+    tables_note = fmt::format(
+        ", endgame tables up to {} seeds{}", tables->tables().max_seeds(),
+        tables->failures() ? fmt::format(" ({} probes failed: see the warning)", tables->failures())
+                           : "");
   if (!r.solved)
     throw Failure(fmt::format(
         "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
@@ -111,26 +128,36 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("GAME", o->game, "Game and variant, e.g. kalah:4:3, oware:2")->required();
   cmd->add_option("--position,-p", o->position, "Solve this position instead of the start");
   cmd->add_option("--db", o->db,
-                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)");
+                  "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
+      ->check(path_name());
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
-  cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)");
+  cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)")
+      ->check(positive_seconds());
   cmd->add_option("--hash", o->hash_megabytes,
-                  "Transposition table size in megabytes (default 256)");
+                  "Transposition table size in megabytes (default 256; at most this machine's "
+                  "memory; its pages are taken as the search first uses them)")
+      ->check(memory_megabytes());
   cmd->add_option("--table-memory", o->table_memory_gib,
-                  "Gibibytes of endgame tables to hold decoded in memory (default 4)");
+                  "Gibibytes of endgame tables to hold decoded in memory (default 4)")
+      ->check(memory_gibibytes());
   cmd->add_option("--threads,-t", o->threads,
                   "Threads searching together (default: all cores; 1 gives the same line every "
-                  "run)");
+                  "run)")
+      ->check(thread_count());
   CLI::Option* guess =
       cmd->add_option("--guess", o->guess,
                       "Start by testing whether the value is at least this (default: a short "
-                      "search's score); with --max-seconds it picks the bound to prove first");
+                      "search's score); with --max-seconds it picks the bound to prove first")
+          ->check(integer_in(-10000, 10000));
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
-  cmd->callback([o, guess] {
-    o->guess_given = guess->count() > 0;
-    run_solve(*o);
-  });
+  set_command(
+      cmd,
+      [o, guess] {
+        o->guess_given = guess->count() > 0;
+        check_solve(*o);
+      },
+      [o] { run_solve(*o); });
 }
 
 }  // namespace mancala::cli

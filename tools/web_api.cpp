@@ -7,18 +7,17 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "db/table_answer.h"
 #include "solver/rules/record.h"
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/tables/table_rules.h"
-#include "tools/table_answer.h"
 
 namespace mancala::web {
 
 using json_output::category;
 using json_output::move_json;
 using json_output::move_letters_json;
-
 
 namespace {
 
@@ -164,9 +163,9 @@ std::vector<Move> table_line(const Rules& rules, const db::TableValues& tables, 
   std::vector<Move> line{first};
   Position q = apply_move(rules, p, first);
   while (static_cast<int>(line.size()) < plies) {
-    const TableAnswer next = value_every_move(rules, tables, q);
+    const db::TableAnswer next = db::value_every_move(rules, tables, q);
     if (!next.ok() || next.moves.empty()) break;
-    const Move best = best_first(next.moves).front().move;
+    const Move best = db::best_first(next.moves).front().move;
     line.push_back(best);
     q = apply_move(rules, q, best);
   }
@@ -195,7 +194,8 @@ Json kind_json(const char* kind, const char* name, const Rules& default_rules, i
 
 }  // namespace
 
-WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits)
+WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
+               const db::ProbeFailureHandler& on_probe_failure)
     : limits_(limits),
       database_dir_(database_dir.empty() ? db::default_database_directory() : database_dir),
       tables_found_(Json::array()),
@@ -210,10 +210,16 @@ WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits)
     table_games.push_back(Rules::oware(4, set));
   for (const Rules& rules : table_games) {
     Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(database_dir_, rules);
-    if (!set || (*set)->max_seeds() < 0) continue;
+    // Each problem once (an unreadable database directory fails every game alike).
+    const std::string problem = !set ? set.error() : (*set)->gap_warning();
+    if (!problem.empty() &&
+        std::find(table_warnings_.begin(), table_warnings_.end(), problem) == table_warnings_.end())
+      table_warnings_.push_back(problem);
+    if (!set) continue;
+    if ((*set)->max_seeds() < 0) continue;
     tables_found_.push_back(
         Json{{"table", rules.table_name()}, {"max_seeds", (*set)->max_seeds()}});
-    tables_[rules.table_name()] = std::make_unique<db::TableValues>(*set);
+    tables_[rules.table_name()] = std::make_unique<db::TableValues>(*set, on_probe_failure);
   }
   Json levels = Json::array();
   const char* level_names[] = {"random",         "greedy",       "search 2 plies",
@@ -310,7 +316,7 @@ ApiReply WebApi::tables(const Params& params) const {
                                           " --max-seeds 16)"
                                     : table_rules.error());
     }
-    TableAnswer a = value_every_move(rules, *tables, p);
+    db::TableAnswer a = db::value_every_move(rules, *tables, p);
     if (a.status == db::ProbeStatus::NotCovered) return error(404, a.message);
     if (!a.ok()) return error(500, a.message);
     if (r.game.ended_by_repetition()) {
@@ -406,10 +412,11 @@ ApiPlan WebApi::analyse(const Params& params) const {
       };
       std::vector<Scored> scored;
       std::string source = "search";
-      const TableAnswer a = tables ? value_every_move(rules, *tables, p) : TableAnswer{};
+      const db::TableAnswer a =
+          tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
       if (a.ok()) {
         source = "tables";
-        for (const TableMoveValue& m : a.moves)
+        for (const db::TableMoveValue& m : a.moves)
           scored.push_back(
               {m.move, score_of(p, m.value), true, table_line(rules, *tables, p, m.move, 24)});
       } else {

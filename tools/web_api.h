@@ -43,12 +43,18 @@ using Params = std::map<std::string, std::string>;
 class WebApi {
  public:
   // Opens the tables of every game found under `database_dir` (empty: the default directory).
-  WebApi(const std::string& database_dir, const ApiLimits& limits);
+  // `on_probe_failure` is called on the first failed probe of each game's tables (the reply
+  // says so too, as a 500).
+  WebApi(const std::string& database_dir, const ApiLimits& limits,
+         const db::ProbeFailureHandler& on_probe_failure = {});
   ~WebApi();
 
   const ApiLimits& limits() const { return limits_; }
   // The tables found, as {"table", "max_seeds"} objects.
   const Json& tables_found() const { return tables_found_; }
+  // What is wrong with the tables on disk: a directory that cannot be read, a layer missing
+  // below the highest (the server goes on without them, or without the layers above the gap).
+  const std::vector<std::string>& table_warnings() const { return table_warnings_; }
 
   ApiReply games() const;                                // GET  /api/v1/games
   ApiReply position(const Params& params) const;         // GET  /api/v1/position
@@ -69,6 +75,7 @@ class WebApi {
   std::string database_dir_;
   std::map<std::string, std::unique_ptr<db::TableValues>> tables_;  // by table name
   Json tables_found_;
+  std::vector<std::string> table_warnings_;
   Json games_;
   mutable std::atomic<uint64_t> seed_counter_;
 };

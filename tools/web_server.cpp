@@ -81,7 +81,7 @@ void send(httplib::Response& res, const ApiReply& reply, const char* cache_contr
 struct WebServer::Impl {
   explicit Impl(const ServeOptions& o)
       : options(o),
-        api(o.database_dir, o.limits),
+        api(o.database_dir, o.limits, o.on_probe_failure),
         workers(o.threads > 0 ? static_cast<size_t>(o.threads)
                               : std::max(1u, std::thread::hardware_concurrency())),
         // Thinking runs at a lower priority than the connection threads: a table look-up

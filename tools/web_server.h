@@ -30,6 +30,8 @@ struct ServeOptions {
   int keep_alive_seconds = 5;  // an idle connection is closed after this long
   ApiLimits limits;
   bool log = false;  // one line per request on standard error
+  // Called on the first failed probe of each game's tables (mancala serve warns on stderr).
+  db::ProbeFailureHandler on_probe_failure;
 };
 
 class WebServer {

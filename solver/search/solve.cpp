@@ -105,13 +105,17 @@ Solver::Solver(const Rules& rules, size_t transposition_megabytes, const ExactVa
       endgame_max_seeds_(endgame ? endgame->max_seeds() : -1),
       threads_(std::max(threads, 1)) {
   if (threads_ > 1) busy_ = std::make_unique<std::atomic<uint64_t>[]>(kBusySlots);
+  // The largest power of two of buckets that fits in the size asked for, computed so that no
+  // size can overflow (a size beyond the address space is capped, and BigBuffer then reports
+  // std::bad_alloc).
+  const size_t megabytes = std::clamp<size_t>(transposition_megabytes, 1, SIZE_MAX >> 21);
+  const size_t bucket_bytes = kBucket * sizeof(Entry);
   size_t buckets = 1;
-  while (buckets * 2 * kBucket * sizeof(Entry) <= std::max<size_t>(transposition_megabytes, 1)
-                                                      << 20)
-    buckets *= 2;
-  // Fresh pages are zero (empty slots). Faulting them in up front costs less than a page fault
-  // on first touch inside the search.
-  transposition_memory_ = BigBuffer(buckets * kBucket * sizeof(Entry), true);
+  while (buckets <= (megabytes << 20) / (2 * bucket_bytes)) buckets *= 2;
+  // Fresh pages are zero (empty slots), and are left to be faulted in by the search as it first
+  // touches them: touching a large table up front cost seconds before the first node (a 64 GiB
+  // table, page by page), and a small solve touches only part of its table.
+  transposition_memory_ = BigBuffer(buckets * bucket_bytes, false);
   entries_ = static_cast<Entry*>(transposition_memory_.data());
   bucket_mask_ = buckets - 1;
 }

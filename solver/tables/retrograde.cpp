@@ -14,6 +14,7 @@
 #include "solver/rules/moves.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_kalah.h"
+#include "solver/tables/retrograde_phases.h"
 
 namespace mancala {
 
@@ -92,53 +93,7 @@ void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& prog
 
 namespace {
 
-// Marks "no move leaves the layer" in the exits array; a real value is never below -64.
-constexpr int8_t kNoExit = INT8_MIN;
-
-// The next slot of a sowing by `mover` after `slot`: Kalah skips the opponent's store; Oware
-// skips both stores and the emptied house `origin`.
-int next_sown_slot(const Rules& rules, int h, Side mover, int origin, int slot) {
-  const int ring = 2 * h + 2;
-  while (true) {
-    if (++slot == ring) slot = 0;
-    const bool store = slot == h || slot == 2 * h + 1;
-    if (rules.kind == GameKind::Oware) {
-      if (!store && slot != origin) return slot;
-    } else if (slot != (mover == Side::South ? 2 * h + 1 : h)) {
-      return slot;
-    }
-  }
-}
-
-// Un-moves (see for_each_inner_parent), compiled per game for the builder's hot loop.
-template <GameKind K, class Visit>
-void visit_inner_parents(const Rules& rules, const Position& child, Visit&& visit) {
-  const int h = child.houses;
-  const Side mover = opponent(child.side_to_move);  // who made the inner move
-  const int seeds = child.seeds_on_board();
-  for (int house = 0; house < h; ++house) {
-    const int origin = child.house_slot(mover, house);
-    if (child.slots[origin] != 0) continue;  // an inner move leaves its house empty
-    // Take back one seed after another along the sowing; once a slot has none to give, no
-    // longer sowing can have reached past it either.
-    Position parent = child;
-    parent.side_to_move = mover;
-    int slot = origin;
-    for (int n = 1; n <= seeds; ++n) {
-      slot = next_sown_slot(rules, h, mover, origin, slot);
-      if (slot == origin || parent.slots[slot] == 0) break;
-      --parent.slots[slot];
-      Position candidate = parent;
-      candidate.slots[origin] = static_cast<uint16_t>(n);
-      // The candidate is a parent only if the move is legal there and gives exactly `child`.
-      MoveList moves;
-      generate_moves<K>(rules, candidate, moves);
-      if (moves.contains(static_cast<Move>(house)) &&
-          apply_move<K>(rules, candidate, static_cast<Move>(house)) == child)
-        visit(candidate, static_cast<Move>(house));
-    }
-  }
-}
+using retrograde::kNoExit;
 
 // Positions that can start a level: for each t, how many positions not yet valued the scan at
 // the start of level t would take (a won one: its best exit is worth t; a lost one: it has no
@@ -182,9 +137,9 @@ class LevelStarts {
 void for_each_inner_parent(const Rules& rules, const Position& child,
                            const std::function<void(const Position&, Move)>& visit) {
   if (rules.kind == GameKind::Oware)
-    visit_inner_parents<GameKind::Oware>(rules, child, visit);
+    retrograde::visit_inner_parents<GameKind::Oware>(rules, child, visit);
   else
-    visit_inner_parents<GameKind::Kalah>(rules, child, visit);
+    retrograde::visit_inner_parents<GameKind::Kalah>(rules, child, visit);
 }
 
 template <GameKind K>
@@ -208,43 +163,18 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
                                                 starts.delta());
   sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
     const Position p = position_from_key(key.counts.data(), h);
-    MoveList moves;
-    generate_moves<K>(rules, p, moves);
-    LevelStarts::Delta& counted = thread_starts[static_cast<size_t>(omp_get_thread_num())];
-    if (moves.empty()) {  // the game is over: each row to its owner
-      exits[r] = static_cast<int8_t>(final_outcome(rules, p).difference());
-      LevelStarts::count_new(counted, exits[r], 0);
-      return;
-    }
     // Children that leave the layer are looked up in the layers below: work out every rank
     // first and prefetch, so that the cache misses overlap.
-    int best = kNoExit;
-    int inner = 0;
-    int count = 0;
-    std::array<int, kMaxHouses> gain{}, sign{}, layer{};
-    std::array<uint64_t, kMaxHouses> rank{};
-    for (Move m : moves) {
-      const Position child = apply_move<K>(rules, p, m);
-      if (is_inner_move(seeds, child)) {
-        ++inner;
-        continue;
-      }
-      // The move's store gain, then the child's value, negated when the other side moves next
-      // (table_move_value, with the child's value looked up below).
-      const int left = child.seeds_on_board();
-      gain[count] = store_gain(p, child);
-      sign[count] = child.side_to_move == p.side_to_move ? 1 : -1;
-      layer[count] = left;
-      const TableKey k = table_key(child);
-      rank[count] = index.rank(k.counts.data());
-      __builtin_prefetch(&layers[left][rank[count]]);
-      ++count;
-    }
-    for (int i = 0; i < count; ++i)
-      best = std::max(best, gain[i] + sign[i] * static_cast<int>(layers[layer[i]][rank[i]]));
+    const retrograde::PositionExits e = retrograde::position_exits<K>(rules, index, seeds, p);
+    for (int i = 0; i < e.count; ++i)
+      __builtin_prefetch(&layers[e.moves[i].layer][e.moves[i].rank]);
+    int best = e.known;
+    for (int i = 0; i < e.count; ++i)
+      best = std::max(
+          best, retrograde::exit_move_value(e.moves[i], layers[e.moves[i].layer][e.moves[i].rank]));
     exits[r] = static_cast<int8_t>(best);
-    inner_left[r] = static_cast<uint8_t>(inner);
-    LevelStarts::count_new(counted, best, inner);
+    inner_left[r] = static_cast<uint8_t>(e.inner);
+    LevelStarts::count_new(thread_starts[static_cast<size_t>(omp_get_thread_num())], best, e.inner);
   });
   for (const LevelStarts::Delta& d : thread_starts) starts.add(d);
 
@@ -267,7 +197,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
     if (expected > 0) ++scans;
     for (uint64_t r = 0; r < size && static_cast<int64_t>(frontier.size()) < expected; ++r) {
       if (values[r] != 0) continue;
-      if (exits[r] == t || (inner_left[r] == 0 && exits[r] == -t)) {
+      if (retrograde::settled_at_level_start(exits[r], inner_left[r], t)) {
         values[r] = static_cast<int8_t>(exits[r]);
         frontier.push_back(r);
       }
@@ -289,24 +219,19 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
             __builtin_prefetch(&inner_left[q]);
           }
           for (const auto& [q, won] : parents) {
-            std::atomic_ref<int8_t> value(values[q]);
-            if (won) {
-              // One more inner move of q reaches a won position.
-              std::atomic_ref<uint8_t> left(inner_left[q]);
-              if (left.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
-              int8_t expected_value = 0;
-              if (exits[q] == kNoExit || exits[q] <= -t) {
-                if (value.compare_exchange_strong(expected_value, static_cast<int8_t>(-t)))
-                  found.push_back(q);
-              } else if (value.load(std::memory_order_relaxed) == 0) {
-                LevelStarts::count_cornered(counted, exits[q]);
-              }
-            } else if (value.load(std::memory_order_relaxed) == 0) {
-              int8_t expected_value = 0;
-              if (value.compare_exchange_strong(expected_value, static_cast<int8_t>(t))) {
+            switch (retrograde::settle_parent(values[q], inner_left[q], exits[q], won, t)) {
+              case retrograde::ParentChange::won:
                 found.push_back(q);
                 LevelStarts::count_won(counted, exits[q], t);
-              }
+                break;
+              case retrograde::ParentChange::lost:
+                found.push_back(q);
+                break;
+              case retrograde::ParentChange::cornered:
+                LevelStarts::count_cornered(counted, exits[q]);
+                break;
+              case retrograde::ParentChange::none:
+                break;
             }
           }
           parents.clear();
@@ -317,7 +242,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
           index.unrank(r, seeds, key.counts.data());
           const Position p = position_from_key(key.counts.data(), h);
           const bool won = values[r] > 0;
-          visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
+          retrograde::visit_inner_parents<K>(rules, p, [&](const Position& parent, Move) {
             const TableKey pk = table_key(parent);
             parents.emplace_back(index.rank(pk.counts.data()), won);
           });

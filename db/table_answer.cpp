@@ -1,4 +1,4 @@
-#include "tools/table_answer.h"
+#include "db/table_answer.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
 
-namespace mancala {
+namespace mancala::db {
 
 std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
   std::stable_sort(
@@ -19,14 +19,14 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
   TableAnswer answer;
   const Expected<Rules> table_rules = table_rules_for(rules);
   if (!table_rules) {
-    answer.status = db::ProbeStatus::NotCovered;
+    answer.status = ProbeStatus::NotCovered;
     answer.message = table_rules.error();
     return answer;
   }
   const db::TableSet& set = tables.tables();
   const int seeds = p.seeds_on_board();
   if (seeds > set.max_seeds()) {
-    answer.status = db::ProbeStatus::NotCovered;
+    answer.status = ProbeStatus::NotCovered;
     answer.message = to_string(p) + " has " + std::to_string(seeds) + " seeds on the board; the " +
                      rules.table_name() + " tables in " + set.directory() + " hold up to " +
                      std::to_string(set.max_seeds()) +
@@ -37,11 +37,11 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
   const db::TableValues values(tables.shared_tables());
   const RootProbe probe = probe_root(is_game_over(rules, p) ? rules : *table_rules, values, p);
   if (!probe.ok()) {
-    answer.status = db::ProbeStatus::Failed;
+    answer.status = ProbeStatus::Failed;
     answer.message = values.first_failure();
     return answer;
   }
-  answer.status = db::ProbeStatus::Ok;
+  answer.status = ProbeStatus::Ok;
   answer.value = probe.value;
   for (int i = 0; i < probe.count; ++i)
     answer.moves.push_back(
@@ -49,4 +49,4 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
   return answer;
 }
 
-}  // namespace mancala
+}  // namespace mancala::db

@@ -10,7 +10,7 @@
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
 
-namespace mancala {
+namespace mancala::db {
 
 struct TableMoveValue {
   Move move = 0;
@@ -18,12 +18,12 @@ struct TableMoveValue {
 };
 
 struct TableAnswer {
-  db::ProbeStatus status = db::ProbeStatus::Failed;
+  ProbeStatus status = ProbeStatus::Failed;
   std::string message;                // why not, unless Ok
   int value = 0;                      // the position's table value for the side to move
   std::vector<TableMoveValue> moves;  // every legal move, in house order
 
-  bool ok() const { return status == db::ProbeStatus::Ok; }
+  bool ok() const { return status == ProbeStatus::Ok; }
 };
 
 // The moves best first, ties in house order.
@@ -35,4 +35,4 @@ std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves);
 // seeds than `p` has on the board, Failed (with the reason) when a layer cannot be read.
 TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, const Position& p);
 
-}  // namespace mancala
+}  // namespace mancala::db

@@ -1,0 +1,96 @@
+#include "db/table_blocks.h"
+
+#include <zdict.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace mancala::db {
+
+void zigzag_encode(const int8_t* values, size_t count, uint8_t* out) {
+  for (size_t i = 0; i < count; ++i) out[i] = zigzag(values[i]);
+}
+
+std::vector<uint64_t> dictionary_sample_blocks(uint64_t block_count, const WriteOptions& options) {
+  std::vector<uint64_t> blocks;
+  if (options.dictionary_size == 0 || block_count < 32) return blocks;
+  const uint64_t samples = std::min<uint64_t>(block_count, 4000);
+  for (uint64_t k = 0; k < samples; ++k) blocks.push_back(k * block_count / samples);
+  return blocks;
+}
+
+std::vector<uint8_t> train_dictionary(const std::vector<uint8_t>& sample_bytes,
+                                      const std::vector<size_t>& sample_sizes,
+                                      const WriteOptions& options) {
+  std::vector<uint8_t> dictionary(options.dictionary_size);
+  const size_t size =
+      ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), sample_bytes.data(),
+                            sample_sizes.data(), static_cast<unsigned>(sample_sizes.size()));
+  if (ZDICT_isError(size)) return {};
+  dictionary.resize(size);
+  return dictionary;
+}
+
+PreparedDictionary::PreparedDictionary(const std::vector<uint8_t>& dictionary,
+                                       const WriteOptions& options)
+    : dictionary_(dictionary.empty() ? nullptr
+                                     : ZSTD_createCDict(dictionary.data(), dictionary.size(),
+                                                        options.compression_level)) {}
+
+PreparedDictionary::~PreparedDictionary() {
+  ZSTD_freeCDict(static_cast<ZSTD_CDict*>(dictionary_));
+}
+
+BlockCompressor::BlockCompressor(const void* prepared, const WriteOptions& options)
+    : context_(ZSTD_createCCtx()) {
+  auto* context = static_cast<ZSTD_CCtx*>(context_);
+  ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, options.compression_level);
+  ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
+  ZSTD_CCtx_setParameter(context, ZSTD_c_dictIDFlag, 0);
+  if (prepared) ZSTD_CCtx_refCDict(context, static_cast<const ZSTD_CDict*>(prepared));
+}
+
+BlockCompressor::~BlockCompressor() {
+  ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(context_));
+}
+
+bool BlockCompressor::compress(const uint8_t* bytes, size_t count, std::vector<uint8_t>& out) {
+  out.resize(ZSTD_compressBound(count));
+  const size_t n =
+      ZSTD_compress2(static_cast<ZSTD_CCtx*>(context_), out.data(), out.size(), bytes, count);
+  if (ZSTD_isError(n)) return false;
+  out.resize(n);
+  return true;
+}
+
+TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_t position_count,
+                         const LayerSections& sections) {
+  const bool plain = sections.encoding == kPlainBytes;
+  const uint64_t index_bytes =
+      (plain ? sections.block_count : sections.block_count + 1) * sizeof(uint64_t);
+  TableHeader header{};
+  std::memcpy(header.magic, kMagic, sizeof kMagic);
+  header.version = kFormatVersion;
+  header.header_size = kHeaderSize;
+  std::memcpy(header.name, name.data(), std::min(name.size(), kNameSize - 1));
+  header.houses = static_cast<uint32_t>(houses);
+  header.seeds = static_cast<uint32_t>(seeds);
+  header.position_count = position_count;
+  header.value_encoding = sections.encoding;
+  header.block_size = sections.block_size;
+  header.block_count = sections.block_count;
+  header.index_offset = kHeaderSize;
+  header.dictionary_offset = header.index_offset + index_bytes;
+  header.dictionary_size = sections.dictionary_size;
+  header.data_offset = header.dictionary_offset + sections.dictionary_size;
+  header.data_size = sections.data_size;
+  header.file_size = header.data_offset + sections.data_size;
+  header.index_checksum = sections.index_checksum;
+  header.dictionary_checksum = sections.dictionary_checksum;
+  header.data_checksum = sections.data_checksum;
+  header.header_checksum = header_checksum(header);
+  return header;
+}
+
+}  // namespace mancala::db

@@ -1,0 +1,77 @@
+// The pieces of a layer file (table_format.h) that every writer shares, so that the one-machine
+// writer (write_table_file) and the distributed build (table_build_mpi.h), which compresses each
+// process's blocks where they live, give the same bytes: the zigzag bytes of a block, which
+// blocks the dictionary is trained on, the training, the compression of a block, and the header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/table_file.h"
+#include "db/table_format.h"
+
+namespace mancala::db {
+
+// values[i] -> zigzag(values[i]) into out[0 .. count-1].
+void zigzag_encode(const int8_t* values, size_t count, uint8_t* out);
+
+// The blocks (of `block_count`) whose zigzag bytes, in this order, a layer's dictionary is
+// trained on: a spread of at most 4000; none when the options want no dictionary or the layer
+// has fewer than 32 blocks.
+std::vector<uint64_t> dictionary_sample_blocks(uint64_t block_count, const WriteOptions& options);
+
+// The dictionary trained on the sampled blocks (their bytes one after another, and each one's
+// size). Empty when zstd finds too little variety to train on: the blocks do without.
+std::vector<uint8_t> train_dictionary(const std::vector<uint8_t>& sample_bytes,
+                                      const std::vector<size_t>& sample_sizes,
+                                      const WriteOptions& options);
+
+// Compresses blocks of zigzag bytes, each one zstd frame with its content checksum, against a
+// dictionary (may be empty). One per thread; the dictionary must outlive it.
+class BlockCompressor {
+ public:
+  // `prepared`: the dictionary prepared once for every thread (PreparedDictionary below).
+  BlockCompressor(const void* prepared, const WriteOptions& options);
+  ~BlockCompressor();
+  BlockCompressor(const BlockCompressor&) = delete;
+  BlockCompressor& operator=(const BlockCompressor&) = delete;
+  // Replaces `out` with the frame of bytes[0 .. count-1]; false if zstd fails.
+  bool compress(const uint8_t* bytes, size_t count, std::vector<uint8_t>& out);
+
+ private:
+  void* context_;  // ZSTD_CCtx*
+};
+
+// A dictionary digested for compression at the options' level, shared by the threads.
+class PreparedDictionary {
+ public:
+  PreparedDictionary(const std::vector<uint8_t>& dictionary, const WriteOptions& options);
+  ~PreparedDictionary();
+  PreparedDictionary(const PreparedDictionary&) = delete;
+  PreparedDictionary& operator=(const PreparedDictionary&) = delete;
+  const void* get() const { return dictionary_; }  // ZSTD_CDict*, nullptr when empty
+
+ private:
+  void* dictionary_;
+};
+
+// What a layer file's header says beyond its table and layer: the sections' sizes and checksums.
+struct LayerSections {
+  uint32_t encoding = kZigzagBytes;
+  uint32_t block_size = 0;   // kPlainBlockSize in a plain file
+  uint64_t block_count = 0;  // zstd: block_count + 1 offsets in the index; plain: one checksum each
+  uint64_t dictionary_size = 0;
+  uint64_t data_size = 0;
+  uint64_t index_checksum = 0;
+  uint64_t dictionary_checksum = 0;
+  uint64_t data_checksum = 0;
+};
+
+// The header of layer `seeds` of table `name`, its sections laid out one after another, its own
+// checksum filled in. `name` must be shorter than kNameSize.
+TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_t position_count,
+                         const LayerSections& sections);
+
+}  // namespace mancala::db

@@ -1,0 +1,34 @@
+// The distributed build in a program built without MPI (CMake option MANCALA_MPI off, or no MPI
+// found): asking for it is an error that says how to get it.
+#include <cstdlib>
+
+#include "db/table_build_mpi.h"
+
+namespace mancala::db {
+
+namespace {
+
+constexpr const char* kUnavailable =
+    "this mancala was built without MPI, so --mpi is not available (install libopenmpi-dev and "
+    "openmpi-bin, then configure with -DMANCALA_MPI=ON)";
+
+}  // namespace
+
+Expected<std::unique_ptr<MpiSession>> MpiSession::start() {
+  return Error{kUnavailable};
+}
+
+MpiSession::~MpiSession() = default;
+
+void MpiSession::abort(int code) const {
+  std::exit(code);
+}
+
+Expected<bool> build_tables_distributed(const MpiSession&, const BuildRequest&,
+                                        const DistributedOptions&,
+                                        const std::function<void(const DistributedProgress&)>&,
+                                        const std::function<void(const DistributedLayerReport&)>&) {
+  return Error{kUnavailable};
+}
+
+}  // namespace mancala::db

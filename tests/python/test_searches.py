@@ -1,0 +1,140 @@
+"""mancala.Search, solve and Player: results, limits, errors, and the GIL released while they
+think."""
+import threading
+import time
+
+import pytest
+
+import mancala
+
+
+def test_solve_kalah_4_3():
+    r = mancala.solve("kalah:4:3")
+    assert (r.solved, r.value, r.lower, r.upper, r.best) == (True, 6, 6, 6, ["B"])
+    assert r.pv[0] == "B" and r.nodes > 0
+
+
+def test_solve_a_position_with_tables_matches_the_tables(tmp_path):
+    mancala.build_tables("kalah", str(tmp_path / "small"), 4)
+    mancala.build_tables("kalah", str(tmp_path / "large"), 6)
+    small = mancala.Tables("kalah", str(tmp_path / "small"))
+    large = mancala.Tables("kalah", str(tmp_path / "large"))
+    p = "0-0-0-1-1-2-0-1-0-0-1-0-20-22-N"  # 6 seeds: the solve goes down into the small tables
+    r = mancala.solve("kalah", p, tables=small)
+    assert r.value == large.probe(p).score
+    assert sorted(r.best) == sorted(large.probe(p).best)
+
+
+def test_solve_stops_at_its_limit_with_proven_bounds():
+    r = mancala.solve("kalah:6:4", nodes=1000)
+    assert not r.solved and r.lower <= r.upper
+
+
+def test_solve_rejects_an_ended_game():
+    with pytest.raises(ValueError, match="game is over"):
+        mancala.solve("kalah:1:1", "0-0-2-0-S")
+
+
+def test_search_finds_the_solved_value_when_deep_enough():
+    search = mancala.Search("kalah:3:3")
+    r = search.run(mancala.Game("kalah:3:3").start(), depth=40)
+    assert r.proven and r.score == mancala.solve("kalah:3:3").value
+    assert r.pv[0] == r.best
+
+
+def test_search_needs_a_limit():
+    search = mancala.Search("kalah")
+    with pytest.raises(ValueError, match="limit"):
+        search.run(mancala.Game("kalah").start())
+    with pytest.raises(ValueError, match="nodes must be at least 1"):
+        search.run(mancala.Game("kalah").start(), nodes=0)
+
+
+def test_search_with_tables_of_another_game_is_refused(tmp_path):
+    mancala.build_tables("kalah", str(tmp_path), 2)
+    with pytest.raises(ValueError, match="tables are kalah:6's"):
+        mancala.Search("oware", tables=mancala.Tables("kalah", str(tmp_path)))
+
+
+def test_players_play_legal_moves_at_every_level():
+    match = mancala.Match("oware")
+    for level in range(1, 7):
+        player = mancala.Player("oware", level, seconds=0.02)
+        move = player.choose(match)
+        assert move in match.legal_moves()
+        match.play(move)
+    assert mancala.Player("kalah", 6).name == "level 6 (Pro)"
+    with pytest.raises(ValueError, match="level must be from 1 to 6"):
+        mancala.Player("kalah", 7)
+
+
+def test_player_thinking_names_its_move():
+    match = mancala.Match("kalah:3:2")
+    thinking = mancala.Player("kalah:3:2", 4).think(match)
+    assert thinking.move in match.legal_moves() and thinking.pv[0] == thinking.move
+
+
+def counts_while(call):
+    """How often this thread counted while `call` ran in another: with the GIL held by the call,
+    it could not count at all."""
+    done = threading.Event()
+    started = threading.Event()
+
+    def run():
+        started.set()
+        call()
+        done.set()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    started.wait()
+    time.sleep(0.05)  # let the worker enter the call
+    count = 0
+    while not done.is_set():
+        count += 1
+        time.sleep(0.001)
+    worker.join()
+    return count
+
+
+@pytest.mark.parametrize("name, call", [
+    ("search", lambda: mancala.Search("oware").run(mancala.Game("oware").start(), seconds=0.6)),
+    ("perft", lambda: mancala.Game("kalah").perft(mancala.Game("kalah").start(), 10)),
+    ("solve", lambda: mancala.solve("kalah:4:4", hash_mb=16)),
+    ("player", lambda: mancala.Player("oware", 5, seconds=0.6).choose(mancala.Match("oware"))),
+])
+def test_long_calls_release_the_gil(name, call):
+    assert counts_while(call) >= 10, f"{name} held the GIL"
+
+
+def test_two_threads_search_at_once_and_stop_ends_a_search():
+    game = mancala.Game("oware")
+    searches = [mancala.Search(game), mancala.Search(game)]
+    results = [None, None]
+
+    def run(i):
+        results[i] = searches[i].run(game.start(), seconds=30)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    for s in searches:
+        s.stop()
+    for t in threads:
+        t.join()
+    assert time.monotonic() - started < 10
+    assert all(r is not None and r.best in game.legal_moves(game.start()) for r in results)
+
+
+def test_one_search_refuses_a_second_thread():
+    game = mancala.Game("oware")
+    search = mancala.Search(game)
+    worker = threading.Thread(target=lambda: search.run(game.start(), seconds=1.0))
+    worker.start()
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="already thinking"):
+        search.run(game.start(), depth=2)
+    search.stop()
+    worker.join()

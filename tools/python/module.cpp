@@ -1,0 +1,115 @@
+// The Python module `mancala`: its definition and the argument conversions every part uses.
+#include <pybind11/pybind11.h>
+
+#include "tools/python/bindings.h"
+
+namespace mancala::python {
+
+PositionObject::PositionObject(const Position& p) : position(p) {
+  for (int i = 0; i < p.houses; ++i) {
+    counts[static_cast<size_t>(i)] = p.house(Side::South, i);
+    counts[static_cast<size_t>(p.houses + i)] = p.house(Side::North, i);
+  }
+}
+
+Rules rules_argument(py::handle game) {
+  if (py::isinstance<Rules>(game)) return game.cast<Rules>();
+  if (!py::isinstance<py::str>(game))
+    throw py::type_error("a game is a mancala.Game or a GAME string such as \"kalah:6:4\"");
+  const Expected<Rules> rules = parse_rules(game.cast<std::string>());
+  if (!rules) throw py::value_error(rules.error());
+  return *rules;
+}
+
+Position position_argument(const Rules& rules, py::handle position) {
+  if (py::isinstance<py::str>(position)) {
+    const Expected<Position> p = parse_position(rules, position.cast<std::string>());
+    if (!p) throw py::value_error(p.error());
+    return *p;
+  }
+  if (!py::isinstance<PositionObject>(position))
+    throw py::type_error("a position is a mancala.Position or a position string");
+  const Position& p = position.cast<const PositionObject&>().position;
+  if (p.houses != rules.houses || p.seeds_total() != rules.total_seeds())
+    throw py::value_error("position " + to_string(p) + " (" + std::to_string(p.houses) +
+                          " houses a side, " + std::to_string(p.seeds_total()) +
+                          " seeds) is not a position of " + rules.name() + " (" +
+                          std::to_string(rules.houses) + " houses a side, " +
+                          std::to_string(rules.total_seeds()) + " seeds)");
+  return p;
+}
+
+std::string letter(Side mover, Move move) {
+  return std::string(1, move_letter(mover, move));
+}
+
+namespace {
+
+std::string legal_letters(const Rules& rules, const Position& p) {
+  std::string out;
+  for (Move m : generate_moves(rules, p))
+    out += (out.empty() ? "" : " ") + letter(p.side_to_move, m);
+  return out.empty() ? "none: the game is over" : out;
+}
+
+}  // namespace
+
+Move move_argument(const Rules& rules, const Position& position, py::handle move) {
+  const MoveList legal = generate_moves(rules, position);
+  std::string text;
+  Move m = 0;
+  if (py::isinstance<py::str>(move)) {
+    text = move.cast<std::string>();
+    const Expected<Move> parsed = parse_move_letter(position, text);
+    if (!parsed)
+      throw py::value_error(parsed.error() + "; legal moves: " + legal_letters(rules, position));
+    m = *parsed;
+  } else if (py::isinstance<py::int_>(move) && !py::isinstance<py::bool_>(move)) {
+    const long index = move.cast<long>();
+    if (index < 0 || index >= position.houses)
+      throw py::value_error("house index " + std::to_string(index) + " is not from 0 to " +
+                            std::to_string(position.houses - 1));
+    m = static_cast<Move>(index);
+    text = letter(position.side_to_move, m);
+  } else {
+    throw py::type_error("a move is a house letter (\"C\", \"b\") or the mover's house index");
+  }
+  if (!legal.contains(m))
+    throw py::value_error("move '" + text + "' is illegal in " + to_string(position) +
+                          "; legal moves: " + legal_letters(rules, position));
+  return m;
+}
+
+std::vector<std::string> move_letters(const Rules& rules, const Position& from,
+                                      const std::vector<Move>& line) {
+  std::vector<std::string> out;
+  Position p = from;
+  for (Move m : line) {
+    if (!generate_moves(rules, p).contains(m)) break;
+    out.push_back(letter(p.side_to_move, m));
+    p = apply_move(rules, p, m);
+  }
+  return out;
+}
+
+}  // namespace mancala::python
+
+PYBIND11_MODULE(mancala, m) {
+  namespace mp = mancala::python;
+  m.doc() =
+      "Kalah, Oware and Congkak: rules, positions, perft, game records, endgame tables, search,\n"
+      "whole-game solving and the computer levels 1-6 of the mancala library.\n\n"
+      "Games are GAME strings (\"kalah:6:4\", \"oware:4:awari\", \"congkak:7:7\"), positions are\n"
+      "position strings (\"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"), moves are house letters (A.. for\n"
+      "South, a.. for North). Bad input raises ValueError with the library's message; table\n"
+      "failures raise mancala.TablesError. Long calls (perft, search, solve, table builds,\n"
+      "computer moves) release the GIL, so threads can run them in parallel.";
+  m.attr("__version__") = MANCALA_VERSION;
+  pybind11::register_exception<mp::TablesFailure>(m, "TablesError");
+  m.attr("TablesError").attr("__doc__") =
+      "The endgame tables failed: none built for the game, a position outside them, or a "
+      "missing or corrupt layer. The message says which.";
+  mp::add_games(m);
+  mp::add_tables(m);
+  mp::add_searches(m);
+}

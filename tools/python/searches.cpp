@@ -1,0 +1,315 @@
+// mancala.Search (iterative deepening within limits), mancala.solve (a position's exact value) and
+// mancala.Player (the computer levels 1-6). Each releases the GIL while it thinks.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/rules/game.h"
+#include "solver/search/players.h"
+#include "solver/search/search.h"
+#include "solver/search/solve.h"
+#include "tools/python/bindings.h"
+#include "tools/python/tables.h"
+
+namespace mancala::python {
+
+namespace {
+
+const ExactValues* exact_values(const std::shared_ptr<TablesObject>& tables, const Rules& rules) {
+  if (!tables) return nullptr;
+  if (tables->rules.table_name() != rules.table_name() || tables->rules.houses != rules.houses)
+    throw py::value_error("the tables are " + tables->rules.table_name() + "'s, not " +
+                          rules.name() + "'s");
+  return tables->values.get();
+}
+
+void require_moves(const Rules& rules, const Position& p) {
+  if (generate_moves(rules, p).empty())
+    throw py::value_error("the game is over in " + to_string(p) + ": there is nothing to search");
+}
+
+// One object must not think in two threads at once (its tables of what it learnt are not shared).
+std::unique_lock<std::mutex> claim(std::mutex& busy, const char* what) {
+  std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+  if (!lock.owns_lock())
+    throw std::runtime_error(std::string("this ") + what +
+                             " is already thinking in another thread; make one per thread");
+  return lock;
+}
+
+struct SearchResultObject {
+  std::string best;
+  int score = 0;
+  bool proven = false;
+  int depth = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+  std::vector<std::string> pv;
+};
+
+class SearchObject {
+ public:
+  SearchObject(const Rules& rules, size_t megabytes, std::shared_ptr<TablesObject> tables)
+      : tables_(std::move(tables)),
+        search_(std::make_unique<Search>(rules, megabytes, exact_values(tables_, rules))) {}
+
+  SearchResultObject run(py::handle position, std::optional<int> depth,
+                         std::optional<uint64_t> nodes, std::optional<double> seconds) {
+    const Rules& rules = search_->rules();
+    const Position p = position_argument(rules, position);
+    require_moves(rules, p);
+    if (!depth && !nodes && !seconds)
+      throw py::value_error("give the search a limit: depth, nodes or seconds");
+    SearchLimits limits;
+    if (depth) {
+      if (*depth < 1) throw py::value_error("depth must be at least 1");
+      limits.max_depth = *depth;
+    }
+    if (nodes) {
+      if (*nodes < 1) throw py::value_error("nodes must be at least 1");
+      limits.max_nodes = *nodes;
+    }
+    if (seconds) {
+      if (*seconds <= 0) throw py::value_error("seconds must be positive");
+      limits.max_seconds = *seconds;
+    }
+    const std::unique_lock<std::mutex> lock = claim(busy_, "Search");
+    SearchResult r;
+    {
+      py::gil_scoped_release release;
+      r = search_->run(p, limits);
+    }
+    return {letter(p.side_to_move, r.best), r.score, r.proven, r.depth, r.nodes, r.seconds,
+            move_letters(rules, p, r.pv)};
+  }
+
+  void stop() { search_->stop(); }
+  void clear() {
+    const std::unique_lock<std::mutex> lock = claim(busy_, "Search");
+    search_->clear();
+  }
+  const Rules& rules() const { return search_->rules(); }
+
+ private:
+  std::shared_ptr<TablesObject> tables_;  // kept alive while the search may probe them
+  std::unique_ptr<Search> search_;
+  std::mutex busy_;
+};
+
+struct SolveResultObject {
+  bool solved = false;
+  int value = 0;
+  int lower = 0, upper = 0;
+  std::vector<std::string> best;
+  std::vector<std::string> pv;
+  uint64_t nodes = 0;
+  double seconds = 0;
+  double value_seconds = 0;
+};
+
+SolveResultObject solve(py::handle game, py::handle position, std::optional<double> seconds,
+                        std::optional<uint64_t> nodes, const std::shared_ptr<TablesObject>& tables,
+                        size_t hash_megabytes, int threads) {
+  const Rules rules = rules_argument(game);
+  const Position p =
+      position.is_none() ? start_position(rules) : position_argument(rules, position);
+  require_moves(rules, p);
+  if (hash_megabytes < 1) throw py::value_error("hash_mb must be at least 1");
+  if (threads < 1) throw py::value_error("threads must be at least 1");
+  SolveLimits limits;
+  if (seconds) {
+    if (*seconds <= 0) throw py::value_error("seconds must be positive");
+    limits.max_seconds = *seconds;
+  }
+  if (nodes) {
+    if (*nodes < 1) throw py::value_error("nodes must be at least 1");
+    limits.max_nodes = *nodes;
+  }
+  const ExactValues* endgame = exact_values(tables, rules);
+  SolveResult r;
+  {
+    py::gil_scoped_release release;
+    Solver solver(rules, hash_megabytes, endgame, threads);
+    r = solver.solve(p, limits);
+  }
+  SolveResultObject out{r.solved, r.value, r.lower,   r.upper,        {},
+                        {},       r.nodes, r.seconds, r.value_seconds};
+  for (Move m : r.best) out.best.push_back(letter(p.side_to_move, m));
+  out.pv = move_letters(rules, p, r.pv);
+  return out;
+}
+
+struct ThinkingObject {
+  std::string move;
+  int depth = 0;
+  int score = 0;
+  bool exact = false;
+  bool from_tables = false;
+  std::vector<std::string> pv;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+class PlayerObject {
+ public:
+  PlayerObject(const Rules& rules, const PlayerOptions& options,
+               std::shared_ptr<TablesObject> tables)
+      : rules_(rules), tables_(std::move(tables)) {
+    PlayerOptions o = options;
+    o.endgame = exact_values(tables_, rules);
+    player_ = std::make_unique<Player>(rules, o);
+  }
+
+  ThinkingObject think(const Game& match) {
+    if (!(match.rules() == rules_))
+      throw py::value_error("the match is " + match.rules().name() + ", the player plays " +
+                            rules_.name());
+    if (match.is_over())
+      throw py::value_error("the game is over in " + to_string(match.position()));
+    const std::unique_lock<std::mutex> lock = claim(busy_, "Player");
+    Thinking t;
+    Move move;
+    {
+      py::gil_scoped_release release;
+      move = player_->choose(match, &t);
+    }
+    const Position& p = match.position();
+    return {letter(p.side_to_move, move),  t.depth, t.score,  t.exact, t.from_tables,
+            move_letters(rules_, p, t.pv), t.nodes, t.seconds};
+  }
+
+  int level() const { return player_->level(); }
+  std::string name() const { return level_name(player_->level(), rules_); }
+
+ private:
+  Rules rules_;
+  std::shared_ptr<TablesObject> tables_;
+  std::unique_ptr<Player> player_;
+  std::mutex busy_;
+};
+
+}  // namespace
+
+void add_searches(py::module_& m) {
+  py::class_<SearchResultObject>(m, "SearchResult", "What a search found (Search.run).")
+      .def_readonly("best", &SearchResultObject::best, "The best move found, a letter.")
+      .def_readonly("score", &SearchResultObject::score,
+                    "The predicted final store difference for the side to move.")
+      .def_readonly("proven", &SearchResultObject::proven,
+                    "The score is the exact game-theoretic value.")
+      .def_readonly("depth", &SearchResultObject::depth, "The last completed depth, in plies.")
+      .def_readonly("nodes", &SearchResultObject::nodes)
+      .def_readonly("seconds", &SearchResultObject::seconds)
+      .def_readonly("pv", &SearchResultObject::pv, "The principal variation, as letters.")
+      .def("__repr__", [](const SearchResultObject& r) {
+        return "SearchResult(best='" + r.best + "', score=" + std::to_string(r.score) +
+               ", proven=" + (r.proven ? "True" : "False") + ", depth=" + std::to_string(r.depth) +
+               ")";
+      });
+
+  py::class_<SearchObject>(m, "Search", R"doc(
+The heuristic search: PVS alpha-beta with iterative deepening and a transposition table, scoring
+the horizon by the store difference; with `tables`, positions inside the endgame tables are scored
+exactly. A Search keeps its transposition table between runs (clear() empties it). One thread at a
+time may run it; stop() may be called from any thread.)doc")
+      .def(py::init([](py::handle game, size_t hash_mb, std::shared_ptr<TablesObject> tables) {
+             return std::make_unique<SearchObject>(rules_argument(game), hash_mb,
+                                                   std::move(tables));
+           }),
+           py::arg("game"), py::arg("hash_mb") = 16, py::arg("tables") = nullptr,
+           "A search of `game` with a transposition table of `hash_mb` megabytes and, optionally, "
+           "a Tables object.")
+      .def_property_readonly("game", &SearchObject::rules)
+      .def("run", &SearchObject::run, py::arg("position"), py::arg("depth") = py::none(),
+           py::arg("nodes") = py::none(), py::arg("seconds") = py::none(),
+           "Searches `position` (not over) deeper and deeper until one of the limits (at least "
+           "one is needed: depth in plies, nodes, seconds), a proven score or stop(). Returns a "
+           "SearchResult of the last completed depth. Releases the GIL.")
+      .def("stop", &SearchObject::stop,
+           "Asks a running search (in another thread) to stop; it returns what it has.")
+      .def("clear", &SearchObject::clear, "Empties the transposition table.");
+
+  py::class_<SolveResultObject>(m, "SolveResult", "A position's exact value (solve).")
+      .def_readonly("solved", &SolveResultObject::solved,
+                    "False when a limit stopped it: lower and upper hold what was proven.")
+      .def_readonly("value", &SolveResultObject::value,
+                    "The final store difference for the side to move with perfect play.")
+      .def_readonly("lower", &SolveResultObject::lower, "Proven lower bound on the value.")
+      .def_readonly("upper", &SolveResultObject::upper, "Proven upper bound on the value.")
+      .def_readonly("best", &SolveResultObject::best, "Every move that keeps the value.")
+      .def_readonly("pv", &SolveResultObject::pv,
+                    "A principal variation, to the end of the game or into the tables.")
+      .def_readonly("nodes", &SolveResultObject::nodes)
+      .def_readonly("seconds", &SolveResultObject::seconds)
+      .def_readonly("value_seconds", &SolveResultObject::value_seconds)
+      .def("__repr__", [](const SolveResultObject& r) {
+        return "SolveResult(solved=" + std::string(r.solved ? "True" : "False") +
+               ", value=" + std::to_string(r.value) + ", lower=" + std::to_string(r.lower) +
+               ", upper=" + std::to_string(r.upper) + ")";
+      });
+
+  m.def("solve", &solve, py::arg("game"), py::arg("position") = py::none(),
+        py::arg("seconds") = py::none(), py::arg("nodes") = py::none(), py::arg("tables") = nullptr,
+        py::arg("hash_mb") = 64, py::arg("threads") = 1,
+        R"doc(
+The exact value of `position` (default: the start) of `game` with perfect play, as `mancala solve`
+finds it (MTD(f) with proven bounds, no horizon): a SolveResult with the value, every best first
+move and a line. `seconds` or `nodes` stop it early with the bounds proven so far (solved=False);
+`tables` (a Tables) ends lines where the endgame tables know the value; `hash_mb` sizes the
+transposition table, `threads` the threads that search together. Releases the GIL.)doc");
+
+  py::class_<ThinkingObject>(m, "Thinking", "A computer player's move and what it thought.")
+      .def_readonly("move", &ThinkingObject::move, "The chosen move, a letter.")
+      .def_readonly("depth", &ThinkingObject::depth)
+      .def_readonly("score", &ThinkingObject::score,
+                    "The predicted final store difference for the mover.")
+      .def_readonly("exact", &ThinkingObject::exact, "The score is a game-theoretic value.")
+      .def_readonly("from_tables", &ThinkingObject::from_tables)
+      .def_readonly("pv", &ThinkingObject::pv, "The line it expects, as letters.")
+      .def_readonly("nodes", &ThinkingObject::nodes)
+      .def_readonly("seconds", &ThinkingObject::seconds)
+      .def("__repr__", [](const ThinkingObject& t) {
+        return "Thinking(move='" + t.move + "', score=" + std::to_string(t.score) +
+               ", exact=" + (t.exact ? "True" : "False") + ")";
+      });
+
+  py::class_<PlayerObject>(m, "Player", R"doc(
+A computer player of level 1-6: 1 random, 2 greedy, 3 and 4 fixed-depth search, 5 timed search,
+6 Pro (level 5 with four times the budget, the endgame tables and the whole-game solver). Keep one
+Player for a whole game: the Pro level keeps what it proved.)doc")
+      .def(py::init([](py::handle game, int level, uint64_t seed, double seconds, uint64_t nodes,
+                       std::shared_ptr<TablesObject> tables, size_t hash_mb) {
+             if (level < kMinLevel || level > kMaxLevel)
+               throw py::value_error("level must be from 1 to 6, not " + std::to_string(level));
+             if (seconds <= 0) throw py::value_error("seconds must be positive");
+             PlayerOptions options;
+             options.level = level;
+             options.seed = seed;
+             options.seconds_per_move = seconds;
+             options.nodes_per_move = nodes;
+             options.transposition_megabytes = hash_mb;
+             return std::make_unique<PlayerObject>(rules_argument(game), options,
+                                                   std::move(tables));
+           }),
+           py::arg("game"), py::arg("level"), py::arg("seed") = 1, py::arg("seconds") = 1.0,
+           py::arg("nodes") = 0, py::arg("tables") = nullptr, py::arg("hash_mb") = 32,
+           "A player of `game` at `level`. `seed` drives levels 1 and 2 (and ties); `seconds` "
+           "(or `nodes`, if not 0) is level 5's budget a move, which level 6 multiplies; "
+           "`tables` (a Tables) is for level 6.")
+      .def_property_readonly("level", &PlayerObject::level)
+      .def_property_readonly("name", &PlayerObject::name, "E.g. \"level 6 (Pro)\".")
+      .def(
+          "choose", [](PlayerObject& p, const Game& match) { return p.think(match).move; },
+          py::arg("match"),
+          "The move (a letter) the player makes now in `match` (a Match, not over). Releases the "
+          "GIL.")
+      .def("think", &PlayerObject::think, py::arg("match"),
+           "Like choose, with what the player thought: a Thinking (move, score, exact, pv, ...).");
+}
+
+}  // namespace mancala::python

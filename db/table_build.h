@@ -1,5 +1,10 @@
 // Building a game's tables into a database directory, layer by layer, resumable: a layer whose
 // file is already there and passes its checks is read back instead of built again.
+//
+// Writing a layer (compressing it, writing, syncing, reading it back and checking it, renaming it
+// into place) runs on a thread of its own while the builder goes on with the next layers: a
+// layer's values stay in memory anyway, as a lower layer of the ones above. Each write is as
+// atomic as before (table_file.h), and the layers are written, and reported, in order.
 #pragma once
 
 #include <functional>
@@ -15,21 +20,29 @@ struct BuildRequest {
   int max_seeds = 0;
   std::string database_dir;
   WriteOptions write;
+  // Threads that compress a finished layer (0: as many as the OpenMP threads in force, which
+  // build the layers).
+  int write_threads = 0;
 };
 
 struct LayerReport {
   int seeds = 0;
   uint64_t positions = 0;
-  bool resumed = false;  // read back from an existing file
-  double seconds = 0;
-  int levels = 0;            // value levels the layer went through
-  double exits_seconds = 0;  // the builder's phases, and writing the file
+  bool resumed = false;      // read back from an existing file
+  double seconds = 0;        // building it, or reading it back
+  int levels = 0;            // value levels the layer went through (0: built in one pass)
+  double exits_seconds = 0;  // the builder's phases
   double levels_seconds = 0;
-  double write_seconds = 0;
+  double values_seconds = 0;  // one pass (Kalah)
+  double write_seconds = 0;   // writing the file, alongside the build of the next layers
   uint64_t file_size = 0;
   std::string path;
 };
 
+// Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it
+// is written (or kept), in order. Both are called on the calling thread only. A build ended
+// early (an error, or an exception thrown by `progress`) still writes the layers it finished
+// before it returns or the exception leaves it, so that a later build resumes from them.
 Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
                             const std::function<void(const LayerReport&)>& layer_done);
 

@@ -708,7 +708,8 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
               __builtin_prefetch(&inner_left[q]);
             }
             for (const auto& [q, won] : parents)
-              if (retrograde::settle_parent(values[q], inner_left[q], exits[q], won, t))
+              if (retrograde::settled(
+                      retrograde::settle_parent(values[q], inner_left[q], exits[q], won, t)))
                 found.push_back(q);
             parents.clear();
           };
@@ -745,7 +746,8 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
 #pragma omp for schedule(static) nowait
         for (size_t i = 0; i < received.size(); ++i) {
           const uint64_t q = received[i] >> 1;
-          if (retrograde::settle_parent(values[q], inner_left[q], exits[q], received[i] & 1, t))
+          if (retrograde::settled(retrograde::settle_parent(values[q], inner_left[q], exits[q],
+                                                            received[i] & 1, t)))
             found.push_back(q);
         }
 #pragma omp critical

@@ -1,51 +1,167 @@
 #!/usr/bin/env bash
-# Whole-game solver benchmark: solves small Kalah and Oware variants, then Kalah(6,4) with both
-# capture rules, each within a time limit, and prints one row per game: value, best first moves,
-# nodes, the seconds to the value and to the whole answer (value, best moves and line), and the
-# wall time of the whole command (tables opened, transposition table allocated).
+# Whole-game solver benchmark: Kalah(6,4) solved from the start with both capture rules, without
+# endgame tables and over the 0..TABLE_SEEDS-seed tables (default 20; plain copies, which the
+# solver reads in place), with one thread and with two, RUNS times each (default 3), the runs of
+# all settings interleaved so that a busy spell of the machine does not land on one setting only.
+# Prints per setting the value, the nodes, and the median seconds to the value with the fastest
+# and slowest run.
 #
-# The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db). With MAX_SEEDS > 0
-# the Kalah (6 houses with both capture rules, and 4 and 5 houses) and Oware tables are first
-# built (or completed) up to that many seeds there and unpacked into plain copies (`mancala db
-# unpack`), which the solver reads in place. On a 2-core machine 24 seeds take about 25 minutes
-# a table and 1.25 GB of plain copies each; 26 seeds about 45 minutes and 2.7 GB.
+# The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db); layers that are
+# missing are built there first, and plain copies made (`mancala db unpack`).
 #
-# Usage: scripts/bench-solve.sh [MAX_SEEDS] [DB] [SECONDS] [THREADS]
-# Extra games (e.g. kalah:6:5) can be given in GAMES="..."; THREADS defaults to all cores.
+# Peers, only when PEERS names a directory that holds them already built (the script never
+# fetches anything), solving the same games, interleaved with ours, one thread each:
+#   PEERS/kalah/kalah-s   Geoffrey Irving's solver (empty-capture rule; `make serial`), a 2^24-entry
+#                         transposition table (192 MiB), without tables and over its own 0..TABLE_SEEDS
+#                         tables (built once by PEERS/kalah/generator into DB/peers/girving.dat);
+#   PEERS/CMancala/build/Mancala   CMancala (standard rule; CMake), cache 2^24 (its "--api" mode),
+#                         without tables and over its own tables (built once into DB/peers/cmancala).
+# Their seconds are their own "thinking time" (girving) or the wall time of the whole program
+# (CMancala, whose API mode prints no timing; loading its tables is included).
+#
+# GAMES="kalah:4:4 oware:2 ..." also solves other games once each (THREADS' last count), one row
+# each, as in the README's table of whole-game solves.
+#
+# Usage: scripts/bench-solve.sh [DB]
+#   RUNS=5 THREADS="1 2" TABLE_SEEDS=20 HASH=256 LIMIT=900 PEERS=/path/to/peers scripts/bench-solve.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-max_seeds="${1:-0}"
-db="${2:-${MANCALA_DB:-$HOME/.local/share/mancala/db}}"
-limit="${3:-600}"
-threads="${4:-$(nproc)}"
+db="${1:-${MANCALA_DB:-$HOME/.local/share/mancala/db}}"
+runs="${RUNS:-3}"
+threads="${THREADS:-1 2}"
+table_seeds="${TABLE_SEEDS:-20}"
+hash_mb="${HASH:-256}"
+limit="${LIMIT:-900}"
+peers="${PEERS:-}"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF
 mancala="$root/build/tools/mancala"
+python=/usr/bin/python3
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+results="$work/results.txt"
+: >"$results"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/Model name: *//p')"
-if [ "$max_seeds" -gt 0 ]; then
-  for game in kalah kalah:6:4:empty-capture oware kalah:4:4 kalah:5:4; do
-    "$mancala" db build "$game" --max-seeds "$max_seeds" --out "$db" --quiet
-    "$mancala" db unpack "$game" --max-seeds "$max_seeds" --db "$db" --quiet
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+for game in kalah kalah:6:4:empty-capture; do
+  "$mancala" db build "$game" --max-seeds "$table_seeds" --out "$db" --quiet >/dev/null
+  "$mancala" db unpack "$game" --max-seeds "$table_seeds" --db "$db" --quiet >/dev/null
+done
+# One solve of ours: LABEL GAME THREADS TABLES(yes|no). Appends "label<TAB>value nodes seconds".
+ours() {
+  local tables=(--no-tables)
+  [ "$4" = yes ] && tables=(--db "$db")
+  if json=$("$mancala" solve "$2" "${tables[@]}" --threads "$3" --hash "$hash_mb" \
+    --max-seconds "$limit" --json --quiet 2>"$work/stderr"); then
+    echo "$json" | $python -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%s\t%+d %d %.3f" % (sys.argv[1], d["value"], d["nodes"], d["value_seconds"]))' "$1" >>"$results"
+  else
+    echo "$1: $(tail -1 "$work/stderr")" >&2
+  fi
+}
+
+girving_tables() {
+  [ -f "$db/peers/girving-$table_seeds.dat" ] && return
+  mkdir -p "$db/peers"
+  printf '4\nc %s\nq\n' "$table_seeds" |
+    "$peers/kalah/generator" "$db/peers/girving-$table_seeds.dat" >/dev/null
+}
+girving() {  # LABEL TABLE_SEEDS (0: none)
+  local out
+  out=$(cd "$work" && "$peers/kalah/kalah-s" -t 24 -e "$2" -E "$db/peers/girving-$table_seeds.dat" s 4 2>&1)
+  echo "$out" | $python -c '
+import re, sys
+text = sys.stdin.read()
+value = re.search(r"Move: s \d+, m \d+, r (-?\d+)", text)
+nodes = re.search(r"Nodes searched: *(\d+)", text)
+seconds = re.search(r"Thinking time: *([0-9.]+)", text)
+if value and nodes and seconds:
+    print("%s\t%+d %s %s" % (sys.argv[1], int(value.group(1)), nodes.group(1), seconds.group(1)))' \
+    "$1" >>"$results"
+}
+
+cmancala_tables() {
+  [ -d "$db/peers/cmancala/EGDB" ] && return
+  mkdir -p "$db/peers/cmancala"
+  (cd "$db/peers/cmancala" && "$peers/CMancala/build/Mancala" --api --egdb "$table_seeds" </dev/null >/dev/null)
+}
+cmancala() {  # LABEL TABLE_SEEDS (0: none)
+  local code start end answer egdb=()
+  [ "$2" -gt 0 ] && egdb=(--egdb "$2")
+  code=$(echo "ROOT 4" | "$peers/CMancala/build/Mancala" --api | sed -n 's/^OK CODE //p')
+  start=$EPOCHREALTIME
+  answer=$(cd "$db/peers/cmancala" 2>/dev/null || cd "$work"
+    printf 'SOLVE %s\nQUIT\n' "$code" | "$peers/CMancala/build/Mancala" --api --cache 24 "${egdb[@]}")
+  end=$EPOCHREALTIME
+  echo "$answer" | $python -c '
+import re, sys
+m = re.search(r"OK EVAL (-?\d+)", sys.stdin.read())
+if m:
+    print("%s\t%+d - %.3f" % (sys.argv[1], int(m.group(1)), float(sys.argv[3]) - float(sys.argv[2])))' \
+    "$1" "$start" "$end" >>"$results"
+}
+
+have_girving=no
+have_cmancala=no
+if [ -n "$peers" ] && [ -x "$peers/kalah/kalah-s" ] && [ -x "$peers/kalah/generator" ]; then
+  have_girving=yes
+  girving_tables
+fi
+if [ -n "$peers" ] && [ -x "$peers/CMancala/build/Mancala" ]; then
+  have_cmancala=yes
+  cmancala_tables
+fi
+
+for run in $(seq "$runs"); do
+  echo "run $run of $runs (load $(cut -d' ' -f1 /proc/loadavg))"
+  for tables in no yes; do
+    for t in $threads; do
+      what="no tables"
+      [ $tables = yes ] && what="over 0..$table_seeds-seed tables"
+      ours "this project, Kalah(6,4) standard, $what, $t thread(s)" kalah "$t" $tables
+      ours "this project, Kalah(6,4) empty-capture, $what, $t thread(s)" \
+        kalah:6:4:empty-capture "$t" $tables
+    done
+    seeds=0
+    [ $tables = yes ] && seeds=$table_seeds
+    [ $have_cmancala = yes ] && cmancala "CMancala, Kalah(6,4) standard, $what, 1 thread" "$seeds"
+    [ $have_girving = yes ] && girving "girving, Kalah(6,4) empty-capture, $what, 1 thread" "$seeds"
+  done
+done
+
+echo "== Kalah(6,4) from the start, $runs runs each (median, fastest-slowest)"
+$python - "$results" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, values = line.rstrip("\n").split("\t")
+    value, nodes, seconds = values.split()
+    rows.setdefault(label, []).append((value, nodes, float(seconds)))
+print("%-72s %6s %12s %9s %17s" % ("solver", "value", "nodes", "seconds", "(fastest-slowest)"))
+for label, r in sorted(rows.items(), key=lambda kv: (" standard" not in kv[0], "tables," in kv[0], kv[0])):
+    s = [x[2] for x in r]
+    nodes = r[len(r) // 2][1]
+    print("%-72s %6s %12s %9.2f %17s" % (label, r[0][0], nodes, statistics.median(s),
+          "(%.2f-%.2f)" % (min(s), max(s))))
+EOF
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [ -n "${GAMES:-}" ]; then
+  last_threads="${threads##* }"
+  printf '%-26s %7s %-8s %14s %9s %9s\n' game value best nodes value_s seconds
+  for game in $GAMES; do
+    if json=$("$mancala" solve "$game" --db "$db" --max-seconds "$limit" --threads "$last_threads" \
+      --json --quiet 2>"$work/stderr"); then
+      echo "$json" | $python -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%-26s %+7d %-8s %14d %9.2f %9.2f" % (sys.argv[1], d["value"], " ".join(d["best"]),
+      d["nodes"], d["value_seconds"], d["seconds"]))' "$game"
+    else
+      printf '%-26s %s\n' "$game" "$(tail -1 "$work/stderr" | sed 's/^mancala: error: //')"
+    fi
   done
 fi
-games="kalah:3:3 kalah:4:3 kalah:4:4 kalah:4:5 kalah:4:6 kalah:5:4 kalah:6:3
-  kalah:6:3:empty-capture oware:1 oware:2 kalah kalah:6:4:empty-capture ${GAMES:-}"
-printf '%-26s %7s %-8s %14s %9s %9s %9s  %s\n' game value best nodes value_s answer_s wall_s \
-  tables
-errors=$(mktemp)
-trap 'rm -f "$errors"' EXIT
-for game in $games; do
-  start=$EPOCHREALTIME
-  if json=$("$mancala" solve "$game" --db "$db" --max-seconds "$limit" --threads "$threads" \
-    --json 2>"$errors"); then
-    echo "$json" | python3 -c '
-import json, sys
-d = json.loads(sys.stdin.read())
-game, wall = sys.argv[1], float(sys.argv[3]) - float(sys.argv[2])
-tables = "up to %d seeds" % d["tables"] if d["tables"] >= 0 else "none"
-print("%-26s %+7d %-8s %14d %9.2f %9.2f %9.2f  %s" % (game, d["value"], " ".join(d["best"]),
-      d["nodes"], d["value_seconds"], d["seconds"], wall, tables))' "$game" "$start" "$EPOCHREALTIME"
-  else
-    printf '%-26s %s\n' "$game" "$(tail -1 "$errors" | sed 's/^mancala: error: //')"
-  fi
-done

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -123,6 +124,15 @@ TEST(Retrograde, KalahFourHousesMatchesExhaustiveSolver) {
 TEST(Retrograde, KalahThreeHousesEmptyCaptureMatchesExhaustiveSolver) {
   expect_builder_matches_reference("kalah:3:3:empty-capture", 10);
 }
+TEST(Retrograde, KalahOneHouseMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:1:4", 30);
+}
+TEST(Retrograde, KalahTwoHousesEmptyCaptureMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:2:4:empty-capture", 16);
+}
+TEST(Retrograde, KalahFiveHousesMatchesExhaustiveSolver) {
+  expect_builder_matches_reference("kalah:5:4", 6);
+}
 TEST(Retrograde, OwareAbapaMatchesExhaustiveSolver) {
   expect_builder_matches_reference("oware", 7);
 }
@@ -131,6 +141,26 @@ TEST(Retrograde, OwareGrandSlamCapturesMatchesExhaustiveSolver) {
 }
 TEST(Retrograde, OwareAwariMatchesExhaustiveSolver) {
   expect_builder_matches_reference("oware:4:awari", 6);
+}
+
+// Kalah layers are built in one pass in order of potential (retrograde_kalah.h); the level
+// algorithm, which makes no use of Kalah's acyclic layers, must give the same bytes. Every house
+// count, both capture rules, as many seeds as keep it quick: with few houses, houses hold enough
+// seeds for sowings that come round the board (the rules engine's part of the pass) and for
+// moves that empty a row.
+TEST(Retrograde, KalahOnePassGivesTheLevelAlgorithmsBytes) {
+  const std::array<int, 7> max_seeds{0, 40, 22, 14, 11, 9, 8};
+  for (int houses = 1; houses <= 6; ++houses)
+    for (bool empty_capture : {false, true}) {
+      const Rules rules = Rules::kalah(houses, 4, empty_capture);
+      const int top = max_seeds[static_cast<size_t>(houses)];
+      RetrogradeBuilder one_pass(rules, top);
+      RetrogradeBuilder levels(rules, top, LayerMethod::Levels);
+      ASSERT_TRUE(one_pass.uses_one_pass());
+      ASSERT_FALSE(levels.uses_one_pass());
+      for (int s = 0; s <= top; ++s)
+        ASSERT_EQ(one_pass.build_layer(s), levels.build_layer(s)) << rules.name() << " layer " << s;
+    }
 }
 
 // Every inner move p -> c is found again by un-sowing from c.
@@ -158,7 +188,7 @@ TEST(Retrograde, UnmovesFindEveryInnerParent) {
 }
 
 TEST(Retrograde, SameValuesWithOneThreadAndWithSeveral) {
-  for (const char* game : {"kalah", "oware"}) {
+  for (const char* game : {"kalah", "kalah:6:4:empty-capture", "kalah:4:4", "oware"}) {
     const Rules rules = *parse_rules(game);
     const int saved = omp_get_max_threads();
     std::vector<std::vector<int8_t>> one, many;

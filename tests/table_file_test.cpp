@@ -295,6 +295,25 @@ TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6) + ".tmp"));
 }
 
+TEST_F(TableFiles, BuildEndedByAProgressExceptionKeepsEveryFinishedLayer) {
+  // Layers are written alongside the build of the next ones; a build that a progress callback
+  // stops (Ctrl-C in Python) must still leave the layers it finished, written and sound.
+  struct Stop {};
+  BuildRequest request{Rules::kalah(), 8, dir_.string(), {}};
+  EXPECT_THROW(build_tables(request,
+                            [](const LayerProgress& p) {
+                              if (p.seeds == 6) throw Stop{};
+                            },
+                            {}),
+               Stop);
+  for (int s = 0; s <= 5; ++s) {
+    Expected<std::shared_ptr<const TableFile>> layer = TableFile::open(layer_path("kalah-6", s));
+    ASSERT_TRUE(layer.ok()) << s << ": " << layer.error();
+    EXPECT_TRUE((*layer)->data_checksum_ok()) << s;
+  }
+  EXPECT_FALSE(fs::exists(layer_path("kalah-6", 6)));
+}
+
 // ------------------------------------------------------------------ plain files
 
 TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {

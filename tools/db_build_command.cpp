@@ -1,6 +1,7 @@
 // mancala db build GAME --max-seeds S: a game's endgame tables, layer by layer, resumable.
 #include <omp.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -132,11 +133,13 @@ void run_build(const BuildOptions& options) {
   if (options.mpi) return run_distributed_build(options, request);
   fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
              options.max_seeds, request.database_dir, omp_get_max_threads());
+  // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
+  // phases (Oware). "write" ran alongside the build of the layers above.
   fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds", "positions",
-             "levels", "seconds", "exits", "levels", "write", "bytes", "bits/pos", "");
+             "levels", "build", "exits", "levels", "write", "bytes", "bits/pos", "");
   ProgressBar bar(options.quiet);
   uint64_t total_positions = 0, total_bytes = 0;
-  double total_seconds = 0;
+  const auto start = std::chrono::steady_clock::now();
   Expected<bool> done = db::build_tables(
       request,
       [&](const LayerProgress& p) {
@@ -146,21 +149,24 @@ void run_build(const BuildOptions& options) {
         bar.finish();
         total_positions += layer.positions;
         total_bytes += layer.file_size;
-        total_seconds += layer.seconds;
+        const std::string levels = layer.resumed       ? "-"
+                                   : layer.levels == 0 ? "1 pass"
+                                                       : std::to_string(layer.levels);
         fmt::print(
             "{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f}  {}\n",
-            layer.seeds, layer.positions, layer.resumed ? "-" : std::to_string(layer.levels),
-            layer.seconds, layer.exits_seconds, layer.levels_seconds, layer.write_seconds,
-            layer.file_size,
+            layer.seeds, layer.positions, levels, layer.seconds, layer.exits_seconds,
+            layer.levels_seconds, layer.write_seconds, layer.file_size,
             8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
             layer.resumed ? "(kept from an earlier build)" : "");
         std::fflush(stdout);
       });
   if (!done) throw Failure(done.error());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s\n", total_positions,
              total_bytes,
              8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
-             total_seconds);
+             seconds);
 }
 
 }  // namespace
@@ -178,7 +184,9 @@ void add_db_build_command(CLI::App& db) {
   cmd->add_option("--out,-o", build->out,
                   "Database directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
       ->check(path_name());
-  cmd->add_option("--threads,-t", build->threads, "Threads (default: all cores)")
+  cmd->add_option("--threads,-t", build->threads,
+                  "Threads that build a layer; as many again compress and write the finished "
+                  "layer below alongside (default: all cores)")
       ->check(thread_count());
   cmd->add_option("--block-size", build->block_size, "Positions per compressed block")
       ->check(integer_in(64, db::kMaxBlockSize));

@@ -103,10 +103,10 @@ inline uint32_t north_row(int h) {
 inline uint32_t row_mask(int h, Side side) {
   return side == Side::South ? south_row(h) : north_row(h);
 }
-inline int first_house(int h, Side side) {
+inline constexpr int first_house(int h, Side side) {
   return side == Side::South ? 0 : h + 1;
 }
-inline int store_slot(int h, Side side) {
+inline constexpr int store_slot(int h, Side side) {
   return side == Side::South ? h : 2 * h + 1;
 }
 
@@ -601,9 +601,16 @@ inline Position apply_move(const Rules& rules, const Position& p, Move move,
 // (every house swept to a store), so an empty board says it; the Oware majority rule leaves seeds
 // on the board, so there the legal moves tell.
 template <GameKind K>
+inline bool ended_by_move(const Rules& rules, const detail::Board& after, int seeds_on_board) {
+  if constexpr (K == GameKind::Oware)
+    return legal_slots<K>(rules, after) == 0;
+  else
+    return seeds_on_board == 0;
+}
+template <GameKind K>
 inline bool ended_by_move(const Rules& rules, const Position& after, int seeds_on_board) {
   if constexpr (K == GameKind::Oware)
-    return legal_slots<K>(rules, detail::to_board(after)) == 0;
+    return ended_by_move<K>(rules, detail::to_board(after), seeds_on_board);
   else
     return seeds_on_board == 0;
 }

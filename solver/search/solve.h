@@ -125,12 +125,13 @@ class Solver {
     // repetition in the subtree being searched reached back to.
     std::unordered_map<uint64_t, int> path;
     int repetition_ply = 0;
+    int seeds = 0;  // on the board and in the stores: the same in every position of the test
   };
   struct Helpers;   // the other threads and how they are handed a test
   struct BusyMark;  // marks a position as being searched, for as long as it lives
 
   template <GameKind K>
-  int search(Worker& w, const Position& p, int alpha, int beta, int ply);
+  int search(Worker& w, const detail::Board& b, int alpha, int beta, int ply);
   // A whole test by `w`; false when it was stopped (by a limit, or because another thread
   // finished the test first).
   bool run_test(Worker& w, const Position& p, int beta, int& result);

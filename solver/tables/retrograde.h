@@ -7,19 +7,44 @@
 //
 // A move either leaves the layer (seeds reach a store: sowing, capture or the end of the game),
 // whose value is known from the layers below, or keeps every seed on the board ("inner" moves:
-// no gain, and the other side moves next; table_rules.h). A layer is built in named phases:
+// no gain, and the other side moves next; table_rules.h). So
 //
-//   exits     for each position, the best value over the moves that leave the layer, the value
-//             of the game's end when it has no move, and whether it has inner moves;
-//   levels    v(p) = max(best exit, max over inner moves of -v(child)), solved level by level
-//             for t = s .. 1: the positions worth >= t and those worth <= -t are least
-//             fixpoints grown backwards along inner moves (parents are found by un-sowing and
-//             checked by playing the move forwards). Positions never reached are worth 0: draws,
-//             and the endless cycles no side can force its way out of (solver/rules/README.md,
-//             Oware 7).
+//     v(p) = max(best exit, max over inner moves of -v(child)),
+//
+// where the best exit is the best value over the moves that leave the layer (or the value of the
+// game's end when p has no move). Inner moves stay in the layer; how the layer copes with them
+// depends on whether they can cycle.
+//
+// Kalah: one pass, phase "values" (retrograde_kalah.h). Kalah layers cannot cycle: an inner
+// move sows only within the mover's own row (reaching the store would put a seed in it; sowing
+// past it, into the other row, needs the store first), moving every seed it sows towards its
+// owner's store, and takes nothing (a capture puts seeds in a store). So the potential, the sum
+// over all seeds of their distance to their owner's store, falls strictly with every inner move:
+// inner moves form a directed acyclic graph. The pass values the positions of the layer in order
+// of rising potential, so that every inner child is valued before its parent and every other
+// child lies in a layer below: each position and each move is looked at once, from values
+// already known, and the layer needs one byte per position. Positions of one potential are
+// independent of each other: the threads share them out, and the result does not depend on their
+// number. (Measured against a memoised depth-first descent, which values a position's inner
+// children first by recursion: the descent was 1.3 to 1.6 times slower, its reads waiting on
+// each other down the recursion; see retrograde_kalah.cpp.)
+//
+// Oware: layers can cycle (a sowing round the board can come back to the same houses), so a
+// layer is built in two named phases:
+//
+//   exits     for each position, the best exit and how many inner moves it has;
+//   levels    solved level by level for t = s .. 1: the positions worth >= t and those worth
+//             <= -t are least fixpoints grown backwards along inner moves (parents are found by
+//             un-sowing and checked by playing the move forwards). Positions never reached are
+//             worth 0: draws, and the endless cycles no side can force its way out of
+//             (solver/rules/README.md, Oware 7). A level with nothing to start from costs no
+//             scan of the layer: the positions that can start a level are counted as they
+//             appear.
 //
 // Set membership at each level does not depend on the order of work, so the bytes do not
-// depend on the number of threads.
+// depend on the number of threads either. The level algorithm is also correct for Kalah (the
+// tests check that both ways give the same bytes); it is slower and needs three bytes per
+// position.
 #pragma once
 
 #include <cstdint>
@@ -34,38 +59,54 @@
 
 namespace mancala {
 
+// How the builder solves a layer.
+enum class LayerMethod : uint8_t {
+  Fastest,  // Kalah: one pass; Oware: exits and levels
+  Levels,   // exits and levels for every game (Kalah too, to check the one pass against)
+};
+
 class RetrogradeBuilder {
  public:
   // `rules` are the game's rules (any seeds per house); tables cover up to `max_seeds` seeds.
-  RetrogradeBuilder(const Rules& rules, int max_seeds);
+  RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method = LayerMethod::Fastest);
 
   const TableIndex& index() const { return index_; }
   const Rules& rules() const { return rules_; }
   int max_seeds() const { return max_seeds_; }
+  // Whether layers are built in one pass (Kalah, unless LayerMethod::Levels was asked).
+  bool uses_one_pass() const { return one_pass_; }
 
   // Builds layer `seeds`; the layers below must be present (built or set). Uses the OpenMP
-  // threads in force. Returns the values, also kept for the layers above.
+  // threads in force. Returns the values, also kept for the layers above (and not moved while
+  // later layers are built, so another thread may read them meanwhile, e.g. to write them).
   const std::vector<int8_t>& build_layer(int seeds, const LayerProgressFn& progress = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
   const std::vector<int8_t>& layer(int seeds) const { return layers_[seeds]; }
-  // Levels the last built layer went through.
+  // Levels the last built layer went through (0 for a layer built in one pass), and how many of
+  // them started
+  // from a scan of the layer (the others had nothing to start from).
   int last_level_count() const { return last_levels_; }
+  int last_level_scans() const { return last_level_scans_; }
   struct PhaseSeconds {
-    double exits = 0;
-    double levels = 0;
+    double exits = 0;   // levels method: phase "exits"
+    double levels = 0;  // levels method: phase "levels"
+    double values = 0;  // one pass: phase "values"
   };
   PhaseSeconds last_phase_seconds() const { return last_timings_; }
 
  private:
   template <GameKind K>
-  void build_layer_for(int seeds, const LayerProgressFn& progress);
+  void build_by_levels(int seeds, const LayerProgressFn& progress);
+  void build_in_one_pass(int seeds, const LayerProgressFn& progress);
 
   Rules rules_;
   int max_seeds_;
+  bool one_pass_;
   TableIndex index_;
   std::vector<std::vector<int8_t>> layers_;
   int last_levels_ = 0;
+  int last_level_scans_ = 0;
   PhaseSeconds last_timings_;
 };
 

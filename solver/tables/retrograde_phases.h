@@ -144,24 +144,47 @@ inline bool lost_when_inner_moves_are_won(int8_t exits, int t) {
   return exits == kNoExit || exits <= -t;
 }
 
+// What telling a parent about a settled child did to it (settle_parent).
+enum class ParentChange : uint8_t {
+  none,  // nothing the caller needs to know: not settled, or settled already
+  won,   // settled now: won at level t
+  lost,  // settled now: lost at level t
+  // Not settled, but its last inner move not (yet) reaching a won position just did, and its
+  // best move out of the layer is worth more than -t: if that is below 0 (-t < exits <= -1),
+  // the position is settled, lost, at the start of level -exits (settled_at_level_start).
+  cornered,
+};
+
+// Does the parent join the next frontier?
+inline bool settled(ParentChange change) {
+  return change == ParentChange::won || change == ParentChange::lost;
+}
+
 // Tells parent q (its value, inner_left and exits) that one of its inner moves reaches a
-// position just settled at level t, won or lost. Returns whether q is settled by it (then q
-// joins the next frontier). Safe to call from several threads on the same q.
-inline bool settle_parent(int8_t& value, uint8_t& inner_left, int8_t exits, bool child_won, int t) {
+// position just settled at level t, won or lost, and reports what that did to q (settled: q
+// joins the next frontier; the other changes let a build count which positions start a later
+// level, and may be ignored). Safe to call from several threads on the same q.
+inline ParentChange settle_parent(int8_t& value, uint8_t& inner_left, int8_t exits, bool child_won,
+                                  int t) {
   std::atomic_ref<int8_t> parent_value(value);
   if (child_won) {
     // One more inner move of q reaches a won position.
     std::atomic_ref<uint8_t> left(inner_left);
-    if (left.fetch_sub(1, std::memory_order_relaxed) == 1 &&
-        lost_when_inner_moves_are_won(exits, t)) {
+    if (left.fetch_sub(1, std::memory_order_relaxed) != 1) return ParentChange::none;
+    if (lost_when_inner_moves_are_won(exits, t)) {
       int8_t expected = 0;
-      return parent_value.compare_exchange_strong(expected, static_cast<int8_t>(-t));
+      return parent_value.compare_exchange_strong(expected, static_cast<int8_t>(-t))
+                 ? ParentChange::lost
+                 : ParentChange::none;
     }
-    return false;
+    return parent_value.load(std::memory_order_relaxed) == 0 ? ParentChange::cornered
+                                                             : ParentChange::none;
   }
-  if (parent_value.load(std::memory_order_relaxed) != 0) return false;
+  if (parent_value.load(std::memory_order_relaxed) != 0) return ParentChange::none;
   int8_t expected = 0;
-  return parent_value.compare_exchange_strong(expected, static_cast<int8_t>(t));
+  return parent_value.compare_exchange_strong(expected, static_cast<int8_t>(t))
+             ? ParentChange::won
+             : ParentChange::none;
 }
 
 }  // namespace mancala::retrograde

@@ -73,7 +73,8 @@ def test_build_reports_progress_and_layers(tmp_path):
     assert [r.seeds for r in reports] == [0, 1, 2, 3, 4, 5]
     assert all(not r.resumed and r.positions > 0 and r.file_size > 0 for r in reports)
     assert {p.seeds for p in seen} == {0, 1, 2, 3, 4, 5}
-    assert any(p.phase == "exits" for p in seen) and any(p.phase == "write" for p in seen)
+    # Kalah's layers are built in one pass ("values"); the writes overlap it and end with "write".
+    assert any(p.phase == "values" for p in seen) and any(p.phase == "write" for p in seen)
     again = mancala.build_tables("kalah", str(tmp_path), 6)
     assert [r.resumed for r in again] == [True] * 6 + [False]
 

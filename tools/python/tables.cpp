@@ -165,7 +165,9 @@ on first use. Safe to probe from several threads.)doc")
 
   py::class_<LayerProgressObject>(m, "LayerProgress", "Progress of a table build.")
       .def_readonly("seeds", &LayerProgressObject::seeds, "The layer being built.")
-      .def_readonly("phase", &LayerProgressObject::phase, "\"exits\", \"level N\", \"write\".")
+      .def_readonly("phase", &LayerProgressObject::phase,
+                    "\"values\" (Kalah's one pass), or \"exits\" and \"level N\" (Oware); "
+                    "\"write\" at the end.")
       .def_readonly("done", &LayerProgressObject::done, "Positions done of `total`.")
       .def_readonly("total", &LayerProgressObject::total)
       .def("__repr__", [](const LayerProgressObject& p) {

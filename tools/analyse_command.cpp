@@ -106,13 +106,9 @@ void run_analyse(const AnalyseOptions& o) {
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
-  std::string tables_note;
-  if (tables)
-    tables_note = fmt::format(
-        ", endgame tables up to {} seeds{}", tables->tables().max_seeds(),
-        tables->failures() ? fmt::format(" ({} probes failed: see the warning)", tables->failures())
-                           : "");
-  fmt::print("position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move), tables_note);
+  const std::string note =
+      tables ? tables_note(tables->tables().max_seeds(), tables->failures()) : "";
+  fmt::print("position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move), note);
   fmt::print("move  score  (predicted final store difference for {})\n", side_name(p.side_to_move));
   for (const MoveScore& m : scores)
     fmt::print("  {}  {:+4}{}{}\n", move_letter(p.side_to_move, m.move), m.score,

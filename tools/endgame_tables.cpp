@@ -1,5 +1,7 @@
 #include "tools/endgame_tables.h"
 
+#include <fmt/core.h>
+
 #include "solver/tables/table_rules.h"
 #include "tools/cli.h"
 
@@ -34,6 +36,12 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
     return nullptr;
   }
   return std::make_unique<db::TableValues>(*set, warn_on_probe_failure(instead));
+}
+
+std::string tables_note(int max_seeds, uint64_t failed_probes) {
+  return fmt::format(
+      ", endgame tables up to {} seeds{}", max_seeds,
+      failed_probes ? fmt::format(" ({} probes failed: see the warning)", failed_probes) : "");
 }
 
 }  // namespace mancala::cli

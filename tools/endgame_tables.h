@@ -22,4 +22,7 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
                                                    std::string* why_not, const std::string& instead,
                                                    bool* unreadable = nullptr);
 
+// ", endgame tables up to S seeds" (with how many probes failed, if any) for a summary line.
+std::string tables_note(int max_seeds, uint64_t failed_probes);
+
 }  // namespace mancala::cli

@@ -81,12 +81,8 @@ void run_solve(const SolveCommandOptions& o) {
       options);
   status.finish();
   // A failed probe was warned about when it happened; the summary counts them.
-  std::string tables_note;
-  if (tables)
-    tables_note = fmt::format(
-        ", endgame tables up to {} seeds{}", tables->tables().max_seeds(),
-        tables->failures() ? fmt::format(" ({} probes failed: see the warning)", tables->failures())
-                           : "");
+  const std::string note =
+      tables ? tables_note(tables->tables().max_seeds(), tables->failures()) : "";
   if (!r.solved)
     throw Failure(fmt::format(
         "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
@@ -116,7 +112,7 @@ void run_solve(const SolveCommandOptions& o) {
   fmt::print("best       {}\n", best_text);
   fmt::print("line       {}\n", format_line(rules, p, r.pv));
   fmt::print("searched   {} nodes in {:.2f} s (value proven in {:.2f} s){}\n", r.nodes, r.seconds,
-             r.value_seconds, tables_note);
+             r.value_seconds, note);
 }
 
 }  // namespace

@@ -85,6 +85,18 @@ Rules Rules::congkak(int houses, int seeds, bool no_capture_first_lap) {
   return r;
 }
 
+std::string_view kind_name(GameKind kind) {
+  switch (kind) {
+    case GameKind::Kalah:
+      return "kalah";
+    case GameKind::Oware:
+      return "oware";
+    case GameKind::Congkak:
+      return "congkak";
+  }
+  return "";
+}
+
 std::string Rules::name() const {
   std::string size = std::to_string(houses) + ":" + std::to_string(seeds);
   switch (kind) {

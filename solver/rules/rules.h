@@ -47,6 +47,9 @@ struct Rules {
   friend bool operator==(const Rules&, const Rules&) = default;
 };
 
+// The game's word in GAME strings and table names: "kalah", "oware" or "congkak".
+std::string_view kind_name(GameKind kind);
+
 // Parses a GAME string: kalah, kalah:H:N, kalah:H:N:empty-capture, oware, oware:N,
 // oware:N:abapa|grand-slam-captures|awari, congkak, congkak:H:N, congkak:H:N:no-capture-first-lap.
 Expected<Rules> parse_rules(std::string_view text);

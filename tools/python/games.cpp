@@ -18,18 +18,6 @@ namespace mancala::python {
 
 namespace {
 
-const char* kind_name(GameKind kind) {
-  switch (kind) {
-    case GameKind::Kalah:
-      return "kalah";
-    case GameKind::Oware:
-      return "oware";
-    case GameKind::Congkak:
-      return "congkak";
-  }
-  return "";
-}
-
 // What one move did.
 struct MoveResult {
   PositionObject position;
@@ -202,7 +190,7 @@ history (for the Oware repetition rule, records and the computer levels).)doc")
            py::arg("game"), "A game from its GAME string; ValueError if it is not one.")
       .def_property_readonly("name", &Rules::name, "The canonical GAME string.")
       .def_property_readonly(
-          "kind", [](const Rules& r) { return kind_name(r.kind); },
+          "kind", [](const Rules& r) { return std::string(kind_name(r.kind)); },
           "\"kalah\", \"oware\" or \"congkak\".")
       .def_property_readonly(
           "houses", [](const Rules& r) { return static_cast<int>(r.houses); }, "Houses a side.")

@@ -9,7 +9,8 @@
 
 #include "tools/cli.h"
 
-namespace mancala::cli {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::cli::cli_test {
 namespace {
 
 // What the last parse printed on standard error.
@@ -182,4 +183,4 @@ TEST(Validators, NumbersAreFiniteDecimalsInRange) {
 }
 
 }  // namespace
-}  // namespace mancala::cli
+}  // namespace mancala::cli::cli_test

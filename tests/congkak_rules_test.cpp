@@ -11,7 +11,8 @@
 #include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::congkak_rules_test {
 namespace {
 
 using namespace testing_helpers;
@@ -245,4 +246,4 @@ TEST(CongkakRules, LargerStoreWinsEqualStoresDraw) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::congkak_rules_test

@@ -15,7 +15,8 @@
 #include "db/table_blocks.h"
 #include "db/table_format.h"
 
-namespace mancala::db {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::db::distributed_parts_test {
 namespace {
 
 // Every rank of every layer size, rank count and policy: the owner and local index give the
@@ -146,4 +147,4 @@ TEST(TableBlocks, HeaderLaysTheSectionsOutOneAfterAnother) {
 }
 
 }  // namespace
-}  // namespace mancala::db
+}  // namespace mancala::db::distributed_parts_test

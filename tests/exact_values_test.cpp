@@ -11,7 +11,8 @@
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::exact_values_test {
 namespace {
 
 // Tables that fail on one position (as a corrupt layer would), and answer elsewhere.
@@ -133,4 +134,4 @@ TEST(SearchBudget, IsExhaustedByNodesByTimeOrByAStop) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::exact_values_test

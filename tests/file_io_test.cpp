@@ -15,7 +15,8 @@
 
 #include "db/file_io.h"
 
-namespace mancala::db {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::db::file_io_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -189,4 +190,4 @@ TEST_F(FileIo, ListingAndMakingDirectoriesReportErrors) {
 }
 
 }  // namespace
-}  // namespace mancala::db
+}  // namespace mancala::db::file_io_test

@@ -11,7 +11,8 @@
 #include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::kalah_rules_test {
 namespace {
 
 using namespace testing_helpers;
@@ -305,4 +306,4 @@ TEST(KalahRules, NotOverWhileBothRowsHoldSeeds) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::kalah_rules_test

@@ -8,7 +8,8 @@
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::notation_test {
 namespace {
 
 bool has(const std::string& text, std::string_view part) {
@@ -404,4 +405,4 @@ TEST(MoveLetter, LettersExtendToTwelveHouses) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::notation_test

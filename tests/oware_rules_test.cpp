@@ -13,7 +13,8 @@
 #include "solver/rules/rules.h"
 #include "tests/rules_test_helpers.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::oware_rules_test {
 namespace {
 
 using namespace testing_helpers;
@@ -396,4 +397,4 @@ TEST(OwareRules, SecondOccurrenceDoesNotEndGame) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::oware_rules_test

@@ -8,7 +8,8 @@
 
 #include "solver/rules/perft.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::perft_test {
 namespace {
 
 struct PerftCase {
@@ -75,4 +76,4 @@ TEST(Perft, CongkakPresets) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::perft_test

@@ -13,7 +13,8 @@
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::players_test {
 namespace {
 
 TEST(Players, EveryLevelPlaysLegalMovesToTheEnd) {
@@ -237,4 +238,4 @@ TEST(Match, WithoutBalanceTheOpeningsAreTheRandomOnes) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::players_test

@@ -9,7 +9,8 @@
 #include "solver/rules/random.h"
 #include "solver/rules/record.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::property_test {
 namespace {
 
 constexpr int kGamesPerVariant = 1500;
@@ -88,4 +89,4 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, RandomGames,
                          });
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::property_test

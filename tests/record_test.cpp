@@ -5,7 +5,8 @@
 
 #include "solver/rules/record.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::record_test {
 namespace {
 
 Game play_letters(const Rules& rules, const Position& start, const std::string& letters) {
@@ -141,4 +142,4 @@ TEST(Record, UnterminatedCommentIsAnError) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::record_test

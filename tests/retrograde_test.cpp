@@ -13,7 +13,8 @@
 #include "solver/rules/moves.h"
 #include "solver/tables/retrograde.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::retrograde_test {
 namespace {
 
 using Key = std::string;  // the key's counts as bytes (a string compares cleanly under GCC 12)
@@ -209,4 +210,4 @@ TEST(Retrograde, CongkakHasNoTables) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::retrograde_test

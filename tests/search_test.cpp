@@ -11,7 +11,8 @@
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::search_test {
 namespace {
 
 // Plain depth-limited minimax with the search's own definition of a score: the final store
@@ -131,4 +132,4 @@ TEST(Search, StopsAtTheTimeLimit) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::search_test

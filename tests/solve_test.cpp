@@ -16,7 +16,8 @@
 #include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::solve_test {
 namespace {
 
 int move_value(const Rules& rules, const Position& p, Move m, std::map<std::string, int>& memo) {
@@ -219,4 +220,4 @@ TEST(Solver, ConstructingDoesNotTouchTheTranspositionTable) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::solve_test

@@ -9,7 +9,8 @@
 #include "solver/rules/random.h"
 #include "solver/rules/sowing_trace.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::sowing_trace_test {
 namespace {
 
 Rules rules_of(const char* game) {
@@ -159,4 +160,4 @@ TEST(TraceMove, OwareCaptureEmptiesTheRunOfTwosAndThrees) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::sowing_trace_test

@@ -24,7 +24,8 @@
 #include "db/table_verify.h"
 #include "solver/rules/moves.h"
 
-namespace mancala::db {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::db::table_file_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -873,4 +874,4 @@ TEST_F(TableFiles, ATableFileNeverReplacesAFifo) {
 }
 
 }  // namespace
-}  // namespace mancala::db
+}  // namespace mancala::db::table_file_test

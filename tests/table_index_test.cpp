@@ -7,7 +7,8 @@
 
 #include "solver/tables/table_index.h"
 
-namespace mancala {
+// A namespace per file: the suite is compiled in unity batches.
+namespace mancala::table_index_test {
 namespace {
 
 void check_layer(int slots, int seeds) {
@@ -70,4 +71,4 @@ TEST(TableIndex, KeyIsSeenFromTheSideToMove) {
 }
 
 }  // namespace
-}  // namespace mancala
+}  // namespace mancala::table_index_test

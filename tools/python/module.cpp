@@ -45,7 +45,7 @@ std::string letter(Side mover, Move move) {
 
 namespace {
 
-std::string legal_letters(const Rules& rules, const Position& p) {
+std::string legal_letters_joined(const Rules& rules, const Position& p) {
   std::string out;
   for (Move m : generate_moves(rules, p))
     out += (out.empty() ? "" : " ") + letter(p.side_to_move, m);
@@ -62,7 +62,7 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
     text = move.cast<std::string>();
     const Expected<Move> parsed = parse_move_letter(position, text);
     if (!parsed)
-      throw py::value_error(parsed.error() + "; legal moves: " + legal_letters(rules, position));
+      throw py::value_error(parsed.error() + "; legal moves: " + legal_letters_joined(rules, position));
     m = *parsed;
   } else if (py::isinstance<py::int_>(move) && !py::isinstance<py::bool_>(move)) {
     const long index = move.cast<long>();
@@ -76,7 +76,7 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
   }
   if (!legal.contains(m))
     throw py::value_error("move '" + text + "' is illegal in " + to_string(position) +
-                          "; legal moves: " + legal_letters(rules, position));
+                          "; legal moves: " + legal_letters_joined(rules, position));
   return m;
 }
 

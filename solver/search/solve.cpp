@@ -304,10 +304,18 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     child.board = static_cast<uint8_t>(n);
     ++n;
   }
-  // The children's buckets are not prefetched as the children are made: on the AMD EPYC build
-  // machine that made whole solves 1.4 to 1.7 times slower (the loads of the cutoff check below
-  // overlap well enough by themselves; fetching the table values ahead measured 5% slower too).
+  // The cutoff check below waits on one cache miss per child (perf: 59% of a Kalah(6,4) solve
+  // without tables stalled on that one load); the children's buckets are all asked for first, in
+  // one tight loop, so that the misses overlap. Measured, paired whole runs on the AMD EPYC build
+  // machine: 0.82 of the time before (empty-capture, no tables) and 0.84 (standard, over the
+  // 0..20-seed tables). Prefetching each bucket as its child was made, among the sowings and the
+  // table probes, had measured 1.4 to 1.7 times slower; probing the children's table values as a
+  // batch (every rank first, their cache lines asked for, then the reads) 1.10 times slower than
+  // this alone: it costs a Position per child and probes that a cutoff would have spared.
   if (best < beta) {
+    for (int i = 0; i < n; ++i)
+      __builtin_prefetch(entries_ +
+                         (children[static_cast<size_t>(i)].key & bucket_mask_) * kBucket);
     for (int i = 0; i < n; ++i) {
       Child& child = children[static_cast<size_t>(i)];
       const Board& c = boards[child.board];

@@ -18,6 +18,12 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and tests"
 # tests. The layer-include checks read the sources, not a build: the Release run has them.
 CC=clang CXX=clang++ "$root/scripts/build.sh" "$root/build-sanitize" -DMANCALA_FUZZ=ON \
   -DMANCALA_TESTS=ON -DMANCALA_BROWSER_TESTS=OFF
+# LLVM's OpenMP runtime registers each process in /dev/shm/__KMP_REGISTERED_LIB_<pid>_<uid>; a
+# process that could not size that file (under a file size limit below 1 KiB) leaves it empty, and
+# a later process given the same pid dies of SIGBUS reading it. An empty one is always such a
+# leftover (a live registration is 1 KiB): they are cleared before the run.
+find /dev/shm -maxdepth 1 -name "__KMP_REGISTERED_LIB_*_$(id -u)" -user "$(id -u)" -size 0 \
+  -delete 2>/dev/null || true
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs" -E '^LayerIncludes'
 

@@ -444,6 +444,8 @@ TEST_F(FaultInjection, FullDiskDuringSaveKeepsTheOldRecord) {
   const fs::path record = dir_ / "game.txt";
   std::ofstream(record) << "the old record\n";
   RunOptions full;
+  // 10 bytes: `play` between two people never starts OpenMP, whose LLVM runtime (clang builds)
+  // needs to write 1 KiB when it starts (see the test below).
   full.file_size_limit = 10;
   full.input = "C\nsave " + record.string() + "\nquit\n";
   const Result r = run({"play", "kalah", "-2", "--no-color"}, full);

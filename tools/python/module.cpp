@@ -62,7 +62,8 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
     text = move.cast<std::string>();
     const Expected<Move> parsed = parse_move_letter(position, text);
     if (!parsed)
-      throw py::value_error(parsed.error() + "; legal moves: " + legal_letters_joined(rules, position));
+      throw py::value_error(parsed.error() +
+                            "; legal moves: " + legal_letters_joined(rules, position));
     m = *parsed;
   } else if (py::isinstance<py::int_>(move) && !py::isinstance<py::bool_>(move)) {
     const long index = move.cast<long>();

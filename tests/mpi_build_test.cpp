@@ -183,8 +183,8 @@ std::vector<BuildCase> build_cases() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryGameWithTables, DistributedBuild,
-                         ::testing::ValuesIn(build_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(EveryGameWithTables, DistributedBuild, ::testing::ValuesIn(build_cases()),
+                         case_name);
 
 // A job started in the background, its output in a file.
 struct Job {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -29,25 +30,27 @@ std::string quoted(std::string_view text) {
   return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "") + "'";
 }
 
+enum class Digits : uint8_t { NotDigits, TooLarge, Fit };
+
+// Reads `digits` (decimal digits only, no sign) into `magnitude` with std::from_chars: NotDigits
+// when empty or when a character is not a digit, TooLarge when the number does not fit 64 bits
+// ("99999999999999999999" is too large, not a wrapped-around number).
+Digits read_digits(std::string_view digits, uint64_t& magnitude) {
+  const char* end = digits.data() + digits.size();
+  const auto [stop, error] = std::from_chars(digits.data(), end, magnitude);
+  if (error == std::errc::invalid_argument || stop != end) return Digits::NotDigits;
+  return error == std::errc::result_out_of_range ? Digits::TooLarge : Digits::Fit;
+}
+
 // "" when `text` is a decimal integer in lo..hi (and then `value` holds it); else the problem.
 std::string integer_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& value) {
-  size_t i = 0;
   const bool negative = !text.empty() && text[0] == '-';
-  if (!text.empty() && (text[0] == '-' || text[0] == '+')) i = 1;
-  if (i == text.size()) return quoted(text) + " is not a whole number";
-  // Accumulated as a magnitude with an overflow check: "99999999999999999999" is too large, not
-  // a wrapped-around number.
+  const bool signed_text = !text.empty() && (text[0] == '-' || text[0] == '+');
   uint64_t magnitude = 0;
-  bool too_large = false;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c < '0' || c > '9') return quoted(text) + " is not a whole number";
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (std::numeric_limits<uint64_t>::max() - digit) / 10) too_large = true;
-    if (!too_large) magnitude = magnitude * 10 + digit;
-  }
+  const Digits digits = read_digits(text.substr(signed_text ? 1 : 0), magnitude);
+  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number";
   const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  if (too_large || magnitude > limit)
+  if (digits == Digits::TooLarge || magnitude > limit)
     return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
            quoted(text);
   value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
@@ -58,17 +61,12 @@ std::string integer_problem(std::string_view text, int64_t lo, int64_t hi, int64
 }
 
 std::string unsigned_problem(std::string_view text, uint64_t lo, uint64_t hi, uint64_t& value) {
-  size_t i = !text.empty() && text[0] == '+' ? 1 : 0;
-  if (i == text.size()) return quoted(text) + " is not a whole number";
+  const std::string_view unsigned_text = text.substr(!text.empty() && text[0] == '+' ? 1 : 0);
+  if (unsigned_text.empty()) return quoted(text) + " is not a whole number";
   uint64_t magnitude = 0;
-  bool too_large = false;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c < '0' || c > '9') return quoted(text) + " is not a whole number from 0 up";
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (std::numeric_limits<uint64_t>::max() - digit) / 10) too_large = true;
-    if (!too_large) magnitude = magnitude * 10 + digit;
-  }
+  const Digits digits = read_digits(unsigned_text, magnitude);
+  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number from 0 up";
+  const bool too_large = digits == Digits::TooLarge;
   if (too_large || magnitude < lo || magnitude > hi)
     return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
            (too_large ? quoted(text) : std::to_string(magnitude));

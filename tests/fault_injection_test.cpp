@@ -32,6 +32,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/scratch_directory.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -205,11 +207,7 @@ class FaultInjection : public ::testing::Test {
   static void TearDownTestSuite() { fs::remove_all(reference()); }
 
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("mancala_fault_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = mancala::testing_helpers::fresh_test_directory("mancala_fault");
     fs::permissions(dir_, fs::perms::all);  // others (nobody) may enter and write
   }
   void TearDown() override {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "db/file_io.h"
+#include "tests/scratch_directory.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::db::file_io_test {
@@ -23,13 +24,7 @@ namespace fs = std::filesystem;
 
 class FileIo : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("mancala_file_io_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = testing_helpers::fresh_test_directory("mancala_file_io"); }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const char* name) const { return (dir_ / name).string(); }
   static std::string contents(const std::string& file) {

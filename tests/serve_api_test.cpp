@@ -27,6 +27,7 @@
 
 #include "db/table_build.h"
 #include "solver/rules/game.h"
+#include "tests/scratch_directory.h"
 #include "tools/web_server.h"
 
 namespace mancala::web {
@@ -107,6 +108,12 @@ class ServeApi : public ::testing::Test {
     return client()->Post(path.c_str(), body, "application/json");
   }
   static std::unique_ptr<httplib::Client> client() { return server_->client(); }
+  // A fresh database directory holding a copy of the suite's Kalah tables, to damage.
+  static fs::path copy_of_kalah_tables(const std::string& prefix) {
+    const fs::path copy = mancala::testing_helpers::fresh_test_directory(prefix);
+    fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+    return copy;
+  }
 
   static std::string* db_;
   static RunningServer* server_;
@@ -327,11 +334,7 @@ TEST_F(ServeApi, TablesAreNotFoundOutsideThem) {
 
 TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
   // A copy of the Kalah tables whose 3-seed layer lost its end.
-  const fs::path copy =
-      fs::path(::testing::TempDir()) / ("serve_corrupt_db_" + std::to_string(::getpid()));
-  fs::remove_all(copy);
-  fs::create_directories(copy);
-  fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+  const fs::path copy = copy_of_kalah_tables("serve_corrupt_db");
   fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
   ServeOptions o = options();
   o.database_dir = copy.string();
@@ -349,11 +352,7 @@ TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
 // Issue 11: what is wrong with the tables on disk is reported at start (mancala serve prints it),
 // and the first failed probe of a game's tables reaches the failure handler, once.
 TEST_F(ServeApi, TableProblemsAreReportedAtStartAndAFailedProbeOnce) {
-  const fs::path copy =
-      fs::path(::testing::TempDir()) / ("serve_gap_db_" + std::to_string(::getpid()));
-  fs::remove_all(copy);
-  fs::create_directories(copy);
-  fs::copy(fs::path(*db_) / "kalah-6", copy / "kalah-6", fs::copy_options::recursive);
+  const fs::path copy = copy_of_kalah_tables("serve_gap_db");
   fs::remove(copy / "kalah-6" / "seeds-06.mtb");
   fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
   ServeOptions o = options();

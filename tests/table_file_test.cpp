@@ -23,6 +23,7 @@
 #include "db/table_values.h"
 #include "db/table_verify.h"
 #include "solver/rules/moves.h"
+#include "tests/scratch_directory.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::db::table_file_test {
@@ -36,13 +37,7 @@ uint64_t composition_count_for_test(int seeds, int slots) {
 
 class TableFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("mancala_tables_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = testing_helpers::fresh_test_directory("mancala_tables"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Builds kalah:6 (or another game) tables up to `seeds` into dir_.

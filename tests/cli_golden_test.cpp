@@ -128,7 +128,8 @@ const GoldenCase kCases[] = {
     {"play_load_escape_bytes",
      "perft kalah 1 >/dev/null && printf 'load {golden}/escape_bytes.record\\nquit\\n' | "
      "{mancala} play kalah -2 --no-color"},
-    {"play_load_device", "perft kalah 1 >/dev/null && printf 'load /dev/zero\\nquit\\n' | "
+    {"play_load_device",
+     "perft kalah 1 >/dev/null && printf 'load /dev/zero\\nquit\\n' | "
      "{mancala} play kalah -2 --no-color"},
     // A save that cannot be written says so (and writes nothing).
     {"play_save_full_disk",
@@ -205,10 +206,9 @@ std::string mask_timings(const std::string& text) {
   static const std::regex number_with_point(" *[0-9]+\\.[0-9]+M?");
   // The engine's info lines give milliseconds and nodes per second as whole numbers.
   static const std::regex engine_timing(" (time|nps) [0-9]+");
-  return std::regex_replace(
-      std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"), number_with_point,
-                         " <t>"),
-      engine_timing, " $1 <t>");
+  return std::regex_replace(std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"),
+                                               number_with_point, " <t>"),
+                            engine_timing, " $1 <t>");
 }
 
 std::string run_case(const GoldenCase& c) {

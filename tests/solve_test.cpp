@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "solver/rules/random.h"
@@ -193,6 +194,34 @@ INSTANTIATE_TEST_SUITE_P(OneAndTwo, SolverThreads, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& param) {
                            return std::to_string(param.param) + "Threads";
                          });
+
+// A transposition entry keeps its bounds in 10 bits: futures up to the 288 seeds of
+// Kalah(12,12) must come back whole. In both positions South has one move, which ends the game:
+// it empties South's houses and North's 280 seeds go to North (a future of -279: South's lead
+// falls from -1 to -280), or it captures them (+281). Each is solved twice by one solver: the
+// second solve starts from the root's stored bounds.
+TEST(Solver, FuturesBeyondAByteComeBackWholeFromTheTable) {
+  const Rules rules = *parse_rules("kalah:12:12");
+  const std::string north = "280-0-0-0-0-0-0-0-0-0-0-0-3-4-S";
+  for (const auto& [south, value] :
+       {std::pair{"0-0-0-0-0-0-0-0-0-0-0-1-", -280}, std::pair{"0-0-0-0-0-0-0-0-0-0-1-0-", 280}}) {
+    const Position p = *parse_position(rules, south + north);
+    std::map<std::string, int> memo;
+    ASSERT_EQ(exhaustive_value(rules, p, memo), value) << south;
+    Solver solver(rules, 1);
+    for (int run = 0; run < 2; ++run) {
+      const SolveResult result = solver.solve(p, {});
+      ASSERT_TRUE(result.solved) << south << run;
+      EXPECT_EQ(result.value, value) << south << run;
+    }
+  }
+}
+
+// Games whose futures the entries cannot hold are refused, not solved wrongly.
+TEST(Solver, AGameBeyondWhatTheEntriesHoldIsRefused) {
+  EXPECT_THROW(Solver(Rules::kalah(12, 22), 1), std::invalid_argument);
+  EXPECT_NO_THROW(Solver(Rules::kalah(12, 21), 1));  // 504 seeds
+}
 
 // Issue 11: a transposition size near 2^43 MB once overflowed while the constructor sized the
 // table, and spun forever. Any size now either fits or fails with bad_alloc, at once.

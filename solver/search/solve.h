@@ -160,7 +160,7 @@ class Solver {
   // the solver's life, and asked at every node: kept here, not asked of `endgame_` each time.
   int endgame_max_seeds_;
   BigBuffer transposition_memory_;
-  Entry* entries_ = nullptr;  // the transposition table: buckets of four, in transposition_memory_
+  Entry* entries_ = nullptr;  // the transposition table: buckets of eight, in transposition_memory_
   uint64_t bucket_mask_ = 0;
   int threads_ = 1;
   Worker main_;

@@ -77,9 +77,13 @@ import re, sys
 text = sys.stdin.read()
 value = re.search(r"Move: s \d+, m \d+, r (-?\d+)", text)
 nodes = re.search(r"Nodes searched: *(\d+)", text)
-seconds = re.search(r"Thinking time: *([0-9.]+)", text)
+# Under a minute "12.345678"; from a minute on whole seconds as "M:SS" or "H:MM:SS".
+seconds = re.search(r"Thinking time: *([0-9:.]+)", text)
 if value and nodes and seconds:
-    print("%s\t%+d %s %s" % (sys.argv[1], int(value.group(1)), nodes.group(1), seconds.group(1)))' \
+    total = 0.0
+    for part in seconds.group(1).split(":"):
+        total = total * 60 + float(part)
+    print("%s\t%+d %s %.3f" % (sys.argv[1], int(value.group(1)), nodes.group(1), total))' \
     "$1" >>"$results"
 }
 

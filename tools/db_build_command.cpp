@@ -190,7 +190,9 @@ void add_db_build_command(CLI::App& db) {
       ->check(thread_count());
   cmd->add_option("--block-size", build->block_size, "Positions per compressed block")
       ->check(integer_in(64, db::kMaxBlockSize));
-  cmd->add_option("--level", build->level, "zstd compression level (1-22)")
+  cmd->add_option("--level", build->level,
+                  "zstd compression level, 1-22 (default 12; 19 writes about 6% smaller files, "
+                  "in twice the time for Kalah)")
       ->check(integer_in(1, 22));
   cmd->add_flag("--quiet,-q", build->quiet, "No progress bar");
   cmd->add_flag("--mpi", build->mpi,

@@ -43,6 +43,11 @@ results="$work/results.txt"
 : >"$results"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/Model name: *//p')"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Our solver asks for transparent huge pages for its transposition table; the peers do not, so in
+# "madvise" mode they get none and their times suffer. For like-for-like ratios run this with the
+# mode at "always" (as root: echo always > /sys/kernel/mm/transparent_hugepage/enabled).
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+[ -r "$thp" ] && echo "transparent huge pages: $(sed 's/.*\[\(.*\)\].*/\1/' "$thp")"
 
 for game in kalah kalah:6:4:empty-capture; do
   "$mancala" db build "$game" --max-seeds "$table_seeds" --out "$db" --quiet >/dev/null

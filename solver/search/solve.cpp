@@ -43,11 +43,17 @@ static_assert(sizeof(Solver::Entry) == 8);
 
 namespace {
 constexpr size_t kBucket = 8;
+// Where each field of the word above starts, and its width.
 constexpr int kCheckShift = 30;
+constexpr int kLowerShift = 20;
+constexpr int kUpperShift = 10;
+constexpr int kMoveShift = 6;
 constexpr int kBoundBits = 10;
+constexpr uint64_t kBoundMask = (uint64_t{1} << kBoundBits) - 1;
 constexpr int kBoundLimit = 1 << (kBoundBits - 1);  // bounds lie in -kBoundLimit..kBoundLimit-1
-constexpr int kMaxWork = 63;
-static_assert(kMaxHouses <= 16, "a move fits in four bits");
+constexpr uint64_t kMoveMask = 0xF;
+constexpr int kMaxWork = 63;  // the work field's six bits
+static_assert(kMaxHouses <= static_cast<int>(kMoveMask) + 1, "a move fits in four bits");
 
 uint64_t load(const uint64_t& word) {
   return std::atomic_ref<const uint64_t>(word).load(std::memory_order_relaxed);
@@ -56,31 +62,32 @@ void put(uint64_t& word, uint64_t value) {
   std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed);
 }
 uint64_t bound_field(int bound) {
-  return static_cast<uint64_t>(bound) & ((uint64_t{1} << kBoundBits) - 1);
+  return static_cast<uint64_t>(bound) & kBoundMask;
 }
 int bound_of(uint64_t field) {
   // Sign-extends the 10-bit field.
-  const int raw = static_cast<int>(field & ((uint64_t{1} << kBoundBits) - 1));
+  const int raw = static_cast<int>(field & kBoundMask);
   return raw >= kBoundLimit ? raw - 2 * kBoundLimit : raw;
 }
 uint64_t pack_entry(uint64_t key, int lower, int upper, int move, int work) {
-  return (key >> kCheckShift << kCheckShift) | bound_field(lower) << 20 | bound_field(upper) << 10 |
-         static_cast<uint64_t>(move & 0xF) << 6 | static_cast<uint64_t>(work);
+  return (key >> kCheckShift << kCheckShift) | bound_field(lower) << kLowerShift |
+         bound_field(upper) << kUpperShift |
+         (static_cast<uint64_t>(move) & kMoveMask) << kMoveShift | static_cast<uint64_t>(work);
 }
 bool same_check(uint64_t word, uint64_t key) {
   return word != 0 && (word >> kCheckShift) == (key >> kCheckShift);
 }
 int lower_of(uint64_t word) {
-  return bound_of(word >> 20);
+  return bound_of(word >> kLowerShift);
 }
 int upper_of(uint64_t word) {
-  return bound_of(word >> 10);
+  return bound_of(word >> kUpperShift);
 }
 int move_of(uint64_t word) {
-  return static_cast<int>(word >> 6 & 0xF);
+  return static_cast<int>(word >> kMoveShift & kMoveMask);
 }
 int work_of(uint64_t word) {
-  return static_cast<int>(word & 0x3F);
+  return static_cast<int>(word & static_cast<uint64_t>(kMaxWork));
 }
 }  // namespace
 
@@ -165,8 +172,12 @@ bool Solver::is_busy(uint64_t key) const {
   return busy_[busy_index(key)].load(std::memory_order_relaxed) == key;
 }
 
+Solver::Entry* Solver::bucket_of(uint64_t key) const {
+  return entries_ + (key & bucket_mask_) * kBucket;
+}
+
 bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
-  const Entry* bucket = entries_ + (key & bucket_mask_) * kBucket;
+  const Entry* bucket = bucket_of(key);
   for (size_t i = 0; i < kBucket; ++i) {
     const uint64_t word = load(bucket[i].word);
     if (!same_check(word, key)) continue;
@@ -179,7 +190,7 @@ bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
 }
 
 void Solver::store(uint64_t key, int lower, int upper, int move, int work) {
-  Entry* bucket = entries_ + (key & bucket_mask_) * kBucket;
+  Entry* bucket = bucket_of(key);
   Entry* slot = &bucket[0];
   int least = INT_MAX;
   for (size_t i = 0; i < kBucket; ++i) {
@@ -343,9 +354,7 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   // batch (every rank first, their cache lines asked for, then the reads) 1.10 times slower than
   // this alone: it costs a Position per child and probes that a cutoff would have spared.
   if (best < beta) {
-    for (int i = 0; i < n; ++i)
-      __builtin_prefetch(entries_ +
-                         (children[static_cast<size_t>(i)].key & bucket_mask_) * kBucket);
+    for (int i = 0; i < n; ++i) __builtin_prefetch(bucket_of(children[static_cast<size_t>(i)].key));
     for (int i = 0; i < n; ++i) {
       Child& child = children[static_cast<size_t>(i)];
       const Board& c = boards[child.board];

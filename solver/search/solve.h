@@ -142,6 +142,8 @@ class Solver {
   // Is some thread searching the position of `key` now? (Parallel solves only.)
   bool is_busy(uint64_t key) const;
   size_t busy_index(uint64_t key) const { return (key >> 20) & (kBusySlots - 1); }
+  // The bucket of the transposition table that holds `key`'s entry, if it is stored.
+  Entry* bucket_of(uint64_t key) const;
   // The proven bounds on the future stored for `key`, if any.
   bool find(uint64_t key, int& lower, int& upper, int& move) const;
   // Stores bounds for `key` in its slot, or in the bucket's least worked one. A negative `work`

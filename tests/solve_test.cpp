@@ -146,6 +146,30 @@ TEST_P(SolverThreads, TableBackedSolveAgreesWithLargerTables) {
   }
 }
 
+// Over small tables, positions far above them are searched with enhanced transposition cutoffs
+// at the top and with the transposition table's move first near the tables (solve.h): both parts
+// of such a search must give the value a solve without tables gives.
+TEST_P(SolverThreads, FarAboveTheTablesTheValueIsTheOneWithoutTables) {
+  Random random(12);
+  for (const char* game : {"kalah:4:3", "kalah:4:3:empty-capture"}) {
+    const Rules rules = *parse_rules(game);
+    const Rules table_rules = *table_rules_for(rules);
+    const BuilderValues tables(rules, 5);
+    Solver over_tables(table_rules, 8, &tables, GetParam());
+    Solver without(table_rules, 8, nullptr, 1);
+    for (int i = 0; i < 10; ++i) {
+      // 5-seed tables: cutoffs from children's bounds from 16 seeds on, the table's move first
+      // below.
+      const int seeds = 17 + static_cast<int>(random.below(4));
+      const Position p = scattered_position(table_rules, random, seeds);
+      if (generate_moves(table_rules, p).empty()) continue;
+      const SolveResult r = over_tables.solve(p);
+      ASSERT_TRUE(r.solved);
+      ASSERT_EQ(r.value, without.solve(p).value) << game << " " << to_string(p);
+    }
+  }
+}
+
 // Inside the tables the value is the table's and every best move and the whole line keep it.
 TEST_P(SolverThreads, OwareInsideTheTables) {
   Random random(4);

@@ -136,6 +136,7 @@ Solver::Solver(const Rules& rules, size_t transposition_megabytes, const ExactVa
     : rules_(rules),
       endgame_(endgame),
       endgame_max_seeds_(endgame ? endgame->max_seeds() : -1),
+      etc_from_(endgame ? endgame_max_seeds_ + kEtcAboveTables + 1 : 0),
       threads_(std::max(threads, 1)) {
   // Every GAME string's game has at most 288 seeds; a Rules value made in code could hold more
   // than the entries' bounds can carry.
@@ -288,10 +289,73 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     tt_move = e_move;
   }
 
-  // Children whose value needs no search (the game ended, or the tables hold them) are valued
-  // here, before any child is searched: a leaf costs a probe instead of a call, and an exact
-  // value is the best cutoff there is. The others are ordered and searched. Their boards stay
-  // where they were made; the order sorts small records that point at them.
+  const int alpha_in = alpha;
+  const int first = detail::first_house(rules_.houses, mover);
+  int best = -kInfiniteScore;
+  Move best_move = static_cast<Move>(std::countr_zero(legal) - first);
+  auto consider = [&](int value, Move move) {
+    if (value > best) {
+      best = value;
+      best_move = move;
+      alpha = std::max(alpha, best);
+    }
+  };
+  // A child's value for our mover when it needs no search: the game ended, the seed bound keeps
+  // it out of the window, or the tables hold it (a leaf costs a probe instead of a call).
+  auto settled = [&](const Board& c) -> std::optional<int> {
+    const int child_seeds = seeds_on_board(c, w.seeds);
+    if (ended_by_move<K>(rules_, c, child_seeds)) {
+      // Kalah and Congkak settle an ended game at once (every seed in a store); the Oware
+      // majority rule leaves seeds on the board to nobody.
+      if constexpr (K == GameKind::Oware)
+        return final_outcome(rules_, detail::to_position(c)).lead(mover);
+      else
+        return store_of(c, mover) - store_of(c, opponent(mover));
+    }
+    if (child_seeds > endgame_max_seeds_) return std::nullopt;
+    // The seed bound first: a child that cannot reach the window needs no probe.
+    const int sign = c.side_to_move() == mover ? 1 : -1;
+    const int child_lead = mover_lead(c);
+    const int reach = sign > 0 ? child_lead + child_seeds : -(child_lead - child_seeds);
+    if (reach <= alpha) return reach;  // an upper bound, as the child's search would have returned
+    if (const std::optional<int> v = endgame_->value(detail::to_position(c)))
+      return sign * (child_lead + *v);
+    return std::nullopt;
+  };
+  auto search_child = [&](const Board& c) {
+    return c.side_to_move() == mover ? search<K>(w, c, alpha, beta, ply + 1)
+                                     : -search<K>(w, c, -beta, -alpha, ply + 1);
+  };
+
+  const uint64_t nodes_before = w.nodes + total_nodes_.load(std::memory_order_relaxed);
+  int saved_repetition = 0;
+  if constexpr (K == GameKind::Oware) {
+    saved_repetition = w.repetition_ply;
+    w.repetition_ply = INT_MAX;
+    w.path.emplace(key, ply);
+  }
+  const bool shared = threads_ > 1;
+  BusyMark mark(shared ? this : nullptr, key);
+
+  // The transposition table's move first, alone: in the repeated tests of MTD(f) it is usually the
+  // move that settles the node, and then the other children are never made, probed or fetched.
+  // Enhanced transposition cutoffs (a child whose proven bound already refutes the window) wait
+  // for every child's bucket; near the tables, where a child's search is mostly probes, that wait
+  // costs more than the searches it spares. There the table's move is searched first instead.
+  const bool etc = on_board >= etc_from_;
+  uint32_t others = legal;
+  if (!etc && tt_move >= 0 && (legal >> (first + tt_move) & 1)) {
+    const int slot = first + tt_move;
+    others &= ~(uint32_t{1} << slot);
+    const Board c = apply_slot<K>(rules_, b, slot);
+    const std::optional<int> value = settled(c);
+    const int v = value ? *value : search_child(c);
+    if (!w.aborted) consider(v, static_cast<Move>(tt_move));
+  }
+
+  // The other children: those that need no search are valued first (an exact value is the best
+  // cutoff there is); the rest are ordered and searched. Their boards stay where they were made;
+  // the order sorts small records that point at them.
   std::array<Board, kMaxHouses> boards;
   struct Child {
     uint64_t key;
@@ -300,43 +364,15 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     uint8_t board;  // index in `boards`
   };
   std::array<Child, kMaxHouses> children;
-  const int alpha_in = alpha;
-  const int first = detail::first_house(rules_.houses, mover);
-  int best = -kInfiniteScore;
-  Move best_move = static_cast<Move>(std::countr_zero(legal) - first);
   int n = 0;  // children left to search
-  for (uint32_t slots = legal; slots && best < beta; slots &= slots - 1) {
+  bool etc_cut = false;
+  for (uint32_t slots = others; slots && best < beta && !w.aborted; slots &= slots - 1) {
     const int slot = std::countr_zero(slots);
     Board& c = boards[static_cast<size_t>(n)];
     c = apply_slot<K>(rules_, b, slot);
     const Move move = static_cast<Move>(slot - first);
-    const int child_seeds = seeds_on_board(c, w.seeds);
-    const int sign = c.side_to_move() == mover ? 1 : -1;
-    std::optional<int> value;  // the child's, for our mover
-    if (ended_by_move<K>(rules_, c, child_seeds)) {
-      // Kalah and Congkak settle an ended game at once (every seed in a store); the Oware
-      // majority rule leaves seeds on the board to nobody.
-      if constexpr (K == GameKind::Oware)
-        value = final_outcome(rules_, detail::to_position(c)).lead(mover);
-      else
-        value = store_of(c, mover) - store_of(c, opponent(mover));
-    } else if (child_seeds <= endgame_max_seeds_) {
-      // The seed bound first: a child that cannot reach the window needs no probe.
-      const int child_lead = mover_lead(c);
-      const int reach = sign > 0 ? child_lead + child_seeds : -(child_lead - child_seeds);
-      if (reach <= alpha) {
-        value = reach;  // an upper bound, as the child's search would have returned
-      } else {
-        if (const std::optional<int> v = endgame_->value(detail::to_position(c)))
-          value = sign * (child_lead + *v);
-      }
-    }
-    if (value) {
-      if (*value > best) {
-        best = *value;
-        best_move = move;
-        alpha = std::max(alpha, best);
-      }
+    if (const std::optional<int> value = settled(c)) {
+      consider(*value, move);
       continue;
     }
     Child& child = children[static_cast<size_t>(n)];
@@ -353,25 +389,25 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   // table probes, had measured 1.4 to 1.7 times slower; probing the children's table values as a
   // batch (every rank first, their cache lines asked for, then the reads) 1.10 times slower than
   // this alone: it costs a Position per child and probes that a cutoff would have spared.
-  if (best < beta) {
+  if (best < beta && !w.aborted) {
     for (int i = 0; i < n; ++i) __builtin_prefetch(bucket_of(children[static_cast<size_t>(i)].key));
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n && !etc_cut; ++i) {
       Child& child = children[static_cast<size_t>(i)];
       const Board& c = boards[child.board];
       const bool same = c.side_to_move() == mover;
-      // Enhanced transposition cutoff: a child whose proven bound already refutes the window.
-      if (int e_lower, e_upper, e_move; find(child.key, e_lower, e_upper, e_move)) {
+      if (int e_lower, e_upper, e_move; etc && find(child.key, e_lower, e_upper, e_move)) {
         const int child_lead = mover_lead(c);
         const int bound = same ? child_lead + e_lower : -(child_lead + e_upper);
         if (bound >= beta) {
-          store(key, std::max(lower, bound) - lead, upper - lead, child.move, -1);
-          return bound;
+          best = bound;
+          best_move = child.move;
+          etc_cut = true;
         }
       }
-      // Order: the table's move; extra turns, the house nearest the store first (sowing a
-      // house further back would drop a seed into the nearer ones and spoil their exact counts);
-      // then by what the move gains; then the houses nearest the store first. Measured: 2 to 10
-      // times fewer nodes than ordering by gain alone (kalah:4:5, 4:6, 5:4, 6:3).
+      // Order: the table's move; extra turns, the house nearest the store first (sowing a house
+      // further back would drop a seed into the nearer ones and spoil their exact counts); then by
+      // what the move gains; then the houses nearest the store first. Measured: 2 to 10 times fewer
+      // nodes than ordering by gain alone (kalah:4:5, 4:6, 5:4, 6:3).
       const int gain = (store_of(c, mover) - store_of(b, mover)) -
                        (store_of(c, opponent(mover)) - store_of(b, opponent(mover)));
       child.order = (child.move == tt_move ? 1000 : 0) + (same ? 100 : 0) + child.move + 4 * gain;
@@ -384,40 +420,25 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
         std::swap(children[static_cast<size_t>(j)], children[static_cast<size_t>(j - 1)]);
   }
 
-  const uint64_t nodes_before = w.nodes + total_nodes_.load(std::memory_order_relaxed);
-  int saved_repetition = 0;
-  if constexpr (K == GameKind::Oware) {
-    saved_repetition = w.repetition_ply;
-    w.repetition_ply = INT_MAX;
-    w.path.emplace(key, ply);
-  }
   // In a parallel solve a child another thread is searching right now is put off until the
   // others are done (by then its bound is often in the table), so that the threads split a
   // node's children between them instead of all searching the same one ("ABDADA"). The first
-  // child is never put off: it is the likeliest cutoff, and searching it first keeps the order.
-  const bool shared = threads_ > 1;
-  BusyMark mark(shared ? this : nullptr, key);
+  // child is never put off (unless the table's move went before it): it is the likeliest cutoff,
+  // and searching it first keeps the order.
   std::array<int, kMaxHouses> deferred;
   int deferred_count = 0;
-  for (int pass = 0, count = n; pass < 2 && best < beta; ++pass) {
+  for (int pass = 0, count = n; pass < 2 && best < beta && !w.aborted; ++pass) {
     for (int j = 0; j < count && best < beta; ++j) {
       const int i = pass == 0 ? j : deferred[static_cast<size_t>(j)];
       const Child& child = children[static_cast<size_t>(i)];
-      if (pass == 0 && shared && i > 0 && is_busy(child.key)) {
+      if (pass == 0 && shared && (i > 0 || others != legal) && is_busy(child.key)) {
         deferred[static_cast<size_t>(deferred_count++)] = i;
         continue;
       }
-      const Board& c = boards[child.board];
-      const int v = c.side_to_move() == mover ? search<K>(w, c, alpha, beta, ply + 1)
-                                              : -search<K>(w, c, -beta, -alpha, ply + 1);
+      const int v = search_child(boards[child.board]);
       if (w.aborted) break;
-      if (v > best) {
-        best = v;
-        best_move = child.move;
-      }
-      if (best > alpha) alpha = best;
+      consider(v, child.move);
     }
-    if (w.aborted) break;
     count = deferred_count;
   }
   bool storable = true;
@@ -437,9 +458,11 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   if (!storable) return best;
   // The work counts the nodes every thread searched meanwhile (this one's, and what the others
   // checked in): exact with one thread, a rough measure in a parallel solve.
+  // A cutoff from a child's stored bound measured no work: the slot keeps what it had.
   const uint64_t work = w.nodes + total_nodes_.load(std::memory_order_relaxed) - nodes_before;
   store(key, lower - lead, upper - lead, best_move,
-        std::min<int>(1 + static_cast<int>(std::bit_width(work)), kMaxWork));
+        etc_cut && work == 0 ? -1
+                             : std::min<int>(1 + static_cast<int>(std::bit_width(work)), kMaxWork));
   return best;
 }
 

@@ -11,7 +11,11 @@
 //     to move only, with the bounds stored without the stores (what the mover will still gain
 //     over the opponent), so positions reached with other stores share entries;
 //   - enhanced transposition cutoffs: before searching a node's children, their table bounds
-//     are checked for a cutoff;
+//     are checked for a cutoff. Each check waits on a cache miss, and near the endgame tables,
+//     where a child's search is mostly table probes, the waits cost more than the searches they
+//     spare: there (up to 10 seeds above the tables) the node searches the transposition
+//     table's move first instead, alone, and makes the other children only if it does not cut
+//     off (Kalah(6,4) over 0..20-seed tables: 6% more nodes, about 0.9 of the time);
 //   - children that need no search (the game ended, or the endgame tables hold them) are valued
 //     by the parent itself: a leaf costs one probe, not a call (Kalah(6,4): 4.8 M nodes instead
 //     of 8.4 M with 24-seed tables);
@@ -161,6 +165,11 @@ class Solver {
   // No position with more seeds on the board is in the endgame tables (-1: no tables). Fixed for
   // the solver's life, and asked at every node: kept here, not asked of `endgame_` each time.
   int endgame_max_seeds_;
+  // Enhanced transposition cutoffs are tried at positions with at least this many seeds on the
+  // board: all of them without tables; over tables, those more than kEtcAboveTables seeds above
+  // them (see `search`).
+  static constexpr int kEtcAboveTables = 10;
+  int etc_from_;
   BigBuffer transposition_memory_;
   Entry* entries_ = nullptr;  // the transposition table: buckets of eight, in transposition_memory_
   uint64_t bucket_mask_ = 0;

@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 namespace {
 
@@ -167,6 +168,10 @@ const GoldenCase kCases[] = {
 const std::string& database_dir() {
   static const std::string dir = [] {
     const std::string d = ::testing::TempDir() + "golden_db_" + std::to_string(::getpid());
+    // A directory an earlier process of the same id left behind would be resumed by `db build`,
+    // tables of another build and all (a golden run once read an older binary's level-19 files
+    // there): the build starts from nothing, and the directory goes when the process ends.
+    std::filesystem::remove_all(d);
     for (const char* game : {"kalah", "oware"}) {
       const std::string command = std::string(MANCALA_BINARY) + " db build " + game +
                                   " --max-seeds 6 --quiet --out " + d + " >/dev/null";
@@ -174,6 +179,12 @@ const std::string& database_dir() {
     }
     return d;
   }();
+  static const struct Remover {
+    ~Remover() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } remover;
   return dir;
 }
 

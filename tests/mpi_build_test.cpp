@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -100,6 +101,15 @@ std::string reference(const std::string& game, int max_seeds = kMaxSeeds) {
   for (char& c : name)
     if (c == ':') c = '_';
   const std::string dir = scratch("reference_" + name);
+  // The reference builds serve the whole process, and go when it ends.
+  static const struct Remover {
+    ~Remover() {
+      for (const auto& [key, path] : built) {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+      }
+    }
+  } remover;
   const CommandResult r = run(std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds " +
                               std::to_string(max_seeds) + " --quiet --out " + dir);
   EXPECT_EQ(r.exit_code, 0) << r.output;

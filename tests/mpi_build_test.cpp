@@ -104,9 +104,9 @@ std::string reference(const std::string& game, int max_seeds = kMaxSeeds) {
   // The reference builds serve the whole process, and go when it ends.
   static const struct Remover {
     ~Remover() {
-      for (const auto& [key, path] : built) {
+      for (const auto& entry : built) {
         std::error_code ignored;
-        fs::remove_all(path, ignored);
+        fs::remove_all(entry.second, ignored);
       }
     }
   } remover;

@@ -337,11 +337,11 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   const bool shared = threads_ > 1;
   BusyMark mark(shared ? this : nullptr, key);
 
-  // The transposition table's move first, alone: in the repeated tests of MTD(f) it is usually the
-  // move that settles the node, and then the other children are never made, probed or fetched.
   // Enhanced transposition cutoffs (a child whose proven bound already refutes the window) wait
   // for every child's bucket; near the tables, where a child's search is mostly probes, that wait
-  // costs more than the searches it spares. There the table's move is searched first instead.
+  // costs more than the searches it spares. There the transposition table's move is searched
+  // first instead, alone: in the repeated tests of MTD(f) it usually settles the node, and then
+  // the other children are never made, probed or fetched.
   const bool etc = on_board >= etc_from_;
   uint32_t others = legal;
   if (!etc && tt_move >= 0 && (legal >> (first + tt_move) & 1)) {
@@ -458,11 +458,11 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   if (!storable) return best;
   // The work counts the nodes every thread searched meanwhile (this one's, and what the others
   // checked in): exact with one thread, a rough measure in a parallel solve.
-  // A cutoff from a child's stored bound measured no work: the slot keeps what it had.
+  // A cutoff from a child's stored bound searched nothing here (the table's move goes first only
+  // where those cutoffs are not tried): the slot keeps the work it had.
   const uint64_t work = w.nodes + total_nodes_.load(std::memory_order_relaxed) - nodes_before;
   store(key, lower - lead, upper - lead, best_move,
-        etc_cut && work == 0 ? -1
-                             : std::min<int>(1 + static_cast<int>(std::bit_width(work)), kMaxWork));
+        etc_cut ? -1 : std::min<int>(1 + static_cast<int>(std::bit_width(work)), kMaxWork));
   return best;
 }
 

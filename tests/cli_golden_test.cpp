@@ -13,7 +13,8 @@
 #include <regex>
 #include <sstream>
 #include <string>
-#include <system_error>
+
+#include "tests/scratch_directory.h"
 
 namespace {
 
@@ -172,6 +173,7 @@ const std::string& database_dir() {
     // tables of another build and all (a golden run once read an older binary's level-19 files
     // there): the build starts from nothing, and the directory goes when the process ends.
     std::filesystem::remove_all(d);
+    mancala::testing_helpers::remove_at_exit(d);
     for (const char* game : {"kalah", "oware"}) {
       const std::string command = std::string(MANCALA_BINARY) + " db build " + game +
                                   " --max-seeds 6 --quiet --out " + d + " >/dev/null";
@@ -179,12 +181,6 @@ const std::string& database_dir() {
     }
     return d;
   }();
-  static const struct Remover {
-    ~Remover() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  } remover;
   return dir;
 }
 

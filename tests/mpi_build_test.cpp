@@ -17,9 +17,10 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "tests/scratch_directory.h"
 
 extern char** environ;
 
@@ -102,14 +103,7 @@ std::string reference(const std::string& game, int max_seeds = kMaxSeeds) {
     if (c == ':') c = '_';
   const std::string dir = scratch("reference_" + name);
   // The reference builds serve the whole process, and go when it ends.
-  static const struct Remover {
-    ~Remover() {
-      for (const auto& entry : built) {
-        std::error_code ignored;
-        fs::remove_all(entry.second, ignored);
-      }
-    }
-  } remover;
+  mancala::testing_helpers::remove_at_exit(dir);
   const CommandResult r = run(std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds " +
                               std::to_string(max_seeds) + " --quiet --out " + dir);
   EXPECT_EQ(r.exit_code, 0) << r.output;

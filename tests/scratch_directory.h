@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -20,6 +22,21 @@ inline std::filesystem::path fresh_test_directory(const std::string& prefix) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// Removes `dir` and everything in it when the process ends: for scratch that a whole test process
+// shares, such as tables built once and read by many tests, which no single test may remove.
+inline void remove_at_exit(const std::filesystem::path& dir) {
+  static struct Removals {
+    std::vector<std::filesystem::path> dirs;
+    ~Removals() {
+      for (const std::filesystem::path& d : dirs) {
+        std::error_code ignored;
+        std::filesystem::remove_all(d, ignored);
+      }
+    }
+  } removals;
+  removals.dirs.push_back(dir);
 }
 
 }  // namespace mancala::testing_helpers

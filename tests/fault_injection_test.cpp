@@ -363,6 +363,10 @@ void expect_reader_survives(const fs::path& db, const std::function<void()>& bre
     const Result r = finish(match, 10);
     FAIL() << "the reader never mapped layers 5..10\n" << r.err;
   }
+  // A layer shows in the maps as soon as it is mapped, a moment before its open has checked the
+  // index through the mapping; a change in that moment is refused at open ("checksum mismatch"),
+  // not met by a live reader. Opening a layer of at most 10 seeds takes microseconds: let it end.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   break_layers();
   Result partial;
   const bool warned = wait_for(
@@ -385,7 +389,7 @@ void expect_reader_survives(const fs::path& db, const std::function<void()>& bre
 TEST_F(FaultInjection, LayerTruncatedUnderARunningReader) {
   copy_tables(true);
   expect_reader_survives(db(), [&] {
-    for (int s = 0; s <= 10; ++s) ASSERT_EQ(::truncate(layer(s, true).c_str(), 300), 0);
+    for (int s = 5; s <= 10; ++s) ASSERT_EQ(::truncate(layer(s, true).c_str(), 300), 0);
   });
 }
 
@@ -394,7 +398,7 @@ TEST_F(FaultInjection, LayerRewrittenInPlaceUnderARunningReader) {
   // What `cp smaller-file layer` does: truncate, then write the other file's bytes in place.
   expect_reader_survives(db(), [&] {
     const std::string other = read_file(layer(2, true));
-    for (int s = 3; s <= 10; ++s) {
+    for (int s = 5; s <= 10; ++s) {
       std::ofstream out(layer(s, true), std::ios::binary | std::ios::trunc);
       out << other;
     }

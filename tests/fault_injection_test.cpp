@@ -490,13 +490,27 @@ TEST_F(FaultInjection, FullDiskForMatchRecordsAndStatsPlotsKeepsTheOldFiles) {
 
 // ------------------------------------------------------------------ kill -9 and two writers
 
+// Starts `args` and kills it (SIGKILL) as soon as `started` exists: true when it died of that
+// before it wrote `last`. These writers take a third of a second (a build) or 30 ms (an unpack), so
+// a busy machine may wake this process too late: the callers try again.
+bool killed_midway(const std::vector<std::string>& args, const fs::path& started,
+                   const fs::path& last) {
+  Child child = start(args);
+  const bool seen = wait_for([&] { return fs::exists(started); }, 120);
+  ::kill(child.pid, SIGKILL);
+  const Result r = finish(child, 10);
+  return seen && r.signal == SIGKILL && !fs::exists(last);
+}
+
 TEST_F(FaultInjection, KillDuringBuildThenResumeGivesTheSameBytes) {
-  Child build =
-      start({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "1"});
-  ASSERT_TRUE(wait_for([&] { return fs::exists(layer(8)); }, 120));
-  ::kill(build.pid, SIGKILL);
-  const Result killed = finish(build, 10);
-  EXPECT_EQ(killed.signal, SIGKILL);
+  bool killed = false;
+  for (int attempt = 0; attempt < 10 && !killed; ++attempt) {
+    fs::remove_all(table());
+    killed =
+        killed_midway({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "1"},
+                      layer(5), layer(10));
+  }
+  ASSERT_TRUE(killed) << "the build was never killed before its last layer";
   const Result resumed =
       run({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "2"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -505,10 +519,13 @@ TEST_F(FaultInjection, KillDuringBuildThenResumeGivesTheSameBytes) {
 
 TEST_F(FaultInjection, KillDuringUnpackThenResumeGivesTheSameBytes) {
   copy_tables();
-  Child unpack = start({"db", "unpack", "kalah", "--db", db(), "-q", "-t", "1"});
-  ASSERT_TRUE(wait_for([&] { return fs::exists(layer(7, true)); }, 120));
-  ::kill(unpack.pid, SIGKILL);
-  finish(unpack, 10);
+  bool killed = false;
+  for (int attempt = 0; attempt < 10 && !killed; ++attempt) {
+    for (int s = 0; s <= 10; ++s) fs::remove(layer(s, true));
+    killed = killed_midway({"db", "unpack", "kalah", "--db", db(), "-q", "-t", "1"}, layer(0, true),
+                           layer(10, true));
+  }
+  ASSERT_TRUE(killed) << "the unpack was never killed before its last layer";
   const Result resumed = run({"db", "unpack", "kalah", "--db", db(), "-q", "-t", "2"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_EQ(files_of(table()), files_of(reference() / "unpacked" / "kalah-6"));
@@ -517,11 +534,20 @@ TEST_F(FaultInjection, KillDuringUnpackThenResumeGivesTheSameBytes) {
 TEST_F(FaultInjection, TwoWritersAtOnce) {
   Child first =
       start({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "1"});
-  ASSERT_TRUE(wait_for([&] { return fs::exists(layer(3)); }, 120));
-  const Result second =
-      run({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "1"});
-  const Result unpack = run({"db", "unpack", "kalah", "--db", db(), "-q"});
+  // The whole build takes a third of a second: as soon as the first writer has written its first
+  // layer (so that there are tables to unpack) it is held there, stopped with the lock still
+  // taken, while the other two try, so that they meet it however slowly this machine starts them.
+  ASSERT_TRUE(wait_for([&] { return fs::exists(layer(0)); }, 120));
+  ::kill(first.pid, SIGSTOP);
+  const bool held_in_time = !fs::exists(layer(10));
+  Result second, unpack;
+  if (held_in_time) {
+    second = run({"db", "build", "kalah", "--max-seeds", "10", "--out", db(), "-q", "-t", "1"});
+    unpack = run({"db", "unpack", "kalah", "--db", db(), "-q"});
+  }
+  ::kill(first.pid, SIGCONT);
   const Result done = finish(first, 300);
+  ASSERT_TRUE(held_in_time) << "the first writer had finished before it could be held";
   for (const Result* refused : {&second, &unpack}) {
     EXPECT_EQ(refused->exit_code, 1) << refused->err;
     EXPECT_NE(refused->err.find("another mancala process (process " + std::to_string(first.pid) +

@@ -63,6 +63,10 @@ void MpiSession::abort(int code) const {
   std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }
 
+void MpiSession::barrier() const {
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------

@@ -58,6 +58,9 @@ class MpiSession {
   int ranks_on_this_machine() const { return local_size_; }
   // Stops every rank of the job at once (MPI_Abort) with exit status `code`.
   [[noreturn]] void abort(int code) const;
+  // Returns on each rank once every rank has called it (MPI_Barrier): what one rank did before
+  // (printed an error, say) is done before any rank goes on (and exits).
+  void barrier() const;
 
  private:
   MpiSession(int rank, int size, int local_size)

@@ -24,6 +24,8 @@ void MpiSession::abort(int code) const {
   std::exit(code);
 }
 
+void MpiSession::barrier() const {}
+
 Expected<bool> build_tables_distributed(const MpiSession&, const BuildRequest&,
                                         const DistributedOptions&,
                                         const std::function<void(const DistributedProgress&)>&,

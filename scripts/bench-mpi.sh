@@ -54,7 +54,7 @@ for config in "1 2 interleaved" "2 1 interleaved" "4 1 interleaved" "2 1 ranges"
   out="$scratch/mpi-$ranks"
   log="$logs/mpi-${ranks}x${threads}-$partition.txt"
   read -r seconds _ < <(measure "$log" mpirun --oversubscribe --bind-to none \
-    --mca mpi_yield_when_idle 1 -np "$ranks" "$bin" db build oware --max-seeds "$seeds" --quiet \
+    --mca mpi_yield_when_idle 1 -np "$ranks" "$bin" db build oware --max-seeds "$seeds" \
     --mpi --threads "$threads" --partition "$partition" --out "$out")
   same="identical"
   for f in "$scratch/one/oware-abapa"/*.mtb; do

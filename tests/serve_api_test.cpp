@@ -598,8 +598,12 @@ TEST(ServeLimits, ConnectionsBeyondTheirQueueAreAnswered503) {
   ASSERT_EQ(ask(kept, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
   std::vector<int> waiting;
   for (int i = 0; i < 4; ++i) waiting.push_back(connect_to(running.port()));
-  // The queue is full: the next connection is answered at once, and closed.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The queue is full once the server has taken all five connections (the kept one and four
+  // waiting): then the next connection is answered at once, and closed.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (running.server().connections_accepted() < 5 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(running.server().connections_accepted(), 5u);
   const int shed = connect_to(running.port());
   const std::string reply = ask(shed, "/api/v1/games");
   EXPECT_EQ(reply.rfind("HTTP/1.1 503", 0), 0u) << reply;

@@ -129,11 +129,12 @@ void add_commands(CLI::App& app) {
   add_engine_command(app);
 }
 
-namespace {
-
-void print_error(std::string_view message) {
+void report_error(std::string_view message) {
   fmt::print(stderr, "mancala: error: {}\n", printable(message));
+  std::fflush(stderr);
 }
+
+namespace {
 
 // "mancala db stats" for the deepest subcommand the parse reached, for the hint after a parse
 // error.
@@ -173,16 +174,18 @@ int run_command_line(int argc, const char* const* argv, CommandMode mode) {
       message = "unknown command '" + std::string(argv[1]) + "'";
     message.insert(std::min(message.find('\n'), message.size()),
                    " (see " + command_path(app) + " --help)");
-    print_error(message);
+    report_error(message);
     return 2;
   } catch (const UsageError& e) {
-    print_error(e.what());
+    report_error(e.what());
     return 2;
   } catch (const Failure& e) {
-    print_error(e.what());
+    report_error(e.what());
+    return 1;
+  } catch (const ReportedFailure&) {
     return 1;
   } catch (const std::bad_alloc&) {
-    print_error("out of memory");
+    report_error("out of memory");
     return 1;
   }
   return 0;

@@ -45,6 +45,9 @@ struct UsageError : std::runtime_error {
 struct Failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A failure whose error line was printed already (by report_error, on the one process of an MPI
+// job that speaks for all): exit status 1, nothing more printed.
+struct ReportedFailure {};
 
 // ---- The command line and its one error path
 
@@ -61,6 +64,8 @@ int run_command_line(int argc, const char* const* argv, CommandMode mode = Comma
 // Registers a subcommand's checks and work (step 4 above).
 void set_command(CLI::App* cmd, std::function<void()> check, std::function<void()> run);
 
+// "mancala: error: MESSAGE" on standard error (control bytes escaped), flushed: the one error line.
+void report_error(std::string_view message);
 // "mancala: warning: MESSAGE" on standard error (control bytes escaped).
 void warn(std::string_view message);
 

@@ -35,9 +35,12 @@ double megabytes(uint64_t bytes) {
 }
 
 // The build shared out over the ranks of an MPI job (`mpirun -np N mancala db build ... --mpi`).
-// Rank 0 prints; every rank builds. An error every rank agreed on ends each rank with status 1
-// after MPI is shut down cleanly, rank 0 printing it; an error on one rank alone (an exception)
-// stops the whole job at once with MPI_Abort.
+// Rank 0 prints; every rank builds. An error the ranks agreed on (the build's every failure is
+// agreed on by a collective) is printed by rank 0 while MPI still runs; a barrier then holds every
+// rank until it is printed, so that no rank can exit first and have mpiexec end rank 0 before it
+// spoke; then MPI ends on every rank and each exits with status 1. An error on one rank alone (an
+// exception: it cannot reach the others) is printed by that rank, marked with its rank, before
+// MPI_Abort stops the whole job.
 void run_distributed_build(const BuildOptions& options, const db::BuildRequest& request) {
   db::DistributedOptions distributed;
   if (options.partition == "ranges")
@@ -46,18 +49,18 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
     distributed.partition = db::PartitionPolicy::Interleaved;
   else
     throw UsageError("--partition must be ranges or interleaved");
-  std::string failure;
-  int rank = 0;
+  bool failed = false;
   {
     Expected<std::unique_ptr<db::MpiSession>> started = db::MpiSession::start();
     if (!started) throw Failure(started.error());
     const db::MpiSession& session = **started;
-    rank = session.rank();
+    const int rank = session.rank();
     // By default the ranks on one machine share its cores out between them.
     if (options.threads == 0)
       set_thread_count(std::max(1, omp_get_num_procs() / session.ranks_on_this_machine()));
     try {
-      const bool printer = rank == 0;
+      // Rank 0 prints the table, unless --quiet; the others never print but errors.
+      const bool printer = rank == 0 && !options.quiet;
       if (printer) {
         fmt::print("building {} tables up to {} seeds in {} ({} ranks x {} threads, {} parts)\n",
                    request.rules.table_name(), request.max_seeds, request.database_dir,
@@ -68,8 +71,9 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
             "seeds", "positions", "levels", "seconds", "exits", "levels", "write", "bytes",
             "bits/pos", "values asked", "updates", "msg MB", "exchanges", "exch s", "imbalance",
             "peak MB", "");
+        std::fflush(stdout);
       }
-      ProgressBar bar(options.quiet || !printer);
+      ProgressBar bar(!printer);
       uint64_t total_positions = 0, total_bytes = 0, total_messages = 0, total_message_bytes = 0;
       double total_seconds = 0;
       uint64_t peak = 0;
@@ -90,6 +94,7 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
             total_messages += report.messages();
             total_message_bytes += report.message_bytes;
             peak = std::max(peak, report.peak_memory_max);
+            if (!printer) return;
             fmt::print(
                 "{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f} {:>12} "
                 "{:>12} {:>10.1f} {:>9} {:>8.2f} {:>8.0f}% {:>10.1f}  {}\n",
@@ -104,7 +109,9 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
             std::fflush(stdout);
           });
       if (!done) {
-        failure = done.error();
+        // Every rank holds the same agreed error: rank 0 speaks for all of them.
+        failed = true;
+        if (rank == 0) report_error(done.error());
       } else if (printer) {
         fmt::print(
             "total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s, {} messages "
@@ -112,16 +119,15 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
             total_positions, total_bytes,
             8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
             total_seconds, total_messages, megabytes(total_message_bytes), megabytes(peak));
+        std::fflush(stdout);
       }
+      session.barrier();
     } catch (const std::exception& e) {
-      fmt::print(stderr, "mancala: error: rank {}: {}\n", rank, e.what());
-      std::fflush(stderr);
+      report_error(fmt::format("rank {}: {}", rank, e.what()));
       session.abort(1);
     }
   }  // MPI ends here, on every rank alike
-  if (failure.empty()) return;
-  if (rank == 0) throw Failure(failure);
-  std::exit(1);  // the others end quietly: rank 0 says why
+  if (failed) throw ReportedFailure{};
 }
 
 void run_build(const BuildOptions& options) {
@@ -131,12 +137,15 @@ void run_build(const BuildOptions& options) {
   request.write.block_size = options.block_size;
   request.write.compression_level = options.level;
   if (options.mpi) return run_distributed_build(options, request);
-  fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
-             options.max_seeds, request.database_dir, omp_get_max_threads());
-  // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
-  // phases (Oware). "write" ran alongside the build of the layers above.
-  fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds", "positions",
-             "levels", "build", "exits", "levels", "write", "bytes", "bits/pos", "");
+  const bool printer = !options.quiet;
+  if (printer) {
+    fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
+               options.max_seeds, request.database_dir, omp_get_max_threads());
+    // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
+    // phases (Oware). "write" ran alongside the build of the layers above.
+    fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds",
+               "positions", "levels", "build", "exits", "levels", "write", "bytes", "bits/pos", "");
+  }
   ProgressBar bar(options.quiet);
   uint64_t total_positions = 0, total_bytes = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -149,6 +158,7 @@ void run_build(const BuildOptions& options) {
         bar.finish();
         total_positions += layer.positions;
         total_bytes += layer.file_size;
+        if (!printer) return;
         const std::string levels = layer.resumed       ? "-"
                                    : layer.levels == 0 ? "1 pass"
                                                        : std::to_string(layer.levels);
@@ -161,6 +171,7 @@ void run_build(const BuildOptions& options) {
         std::fflush(stdout);
       });
   if (!done) throw Failure(done.error());
+  if (!printer) return;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s\n", total_positions,
@@ -194,7 +205,7 @@ void add_db_build_command(CLI::App& db) {
                   "zstd compression level, 1-22 (default 12; 19 writes about 6% smaller files, "
                   "in twice the time for Kalah)")
       ->check(integer_in(1, 22));
-  cmd->add_flag("--quiet,-q", build->quiet, "No progress bar");
+  cmd->add_flag("--quiet,-q", build->quiet, "Print nothing but errors (no progress, no table)");
   cmd->add_flag("--mpi", build->mpi,
                 "Share the build out over the ranks of an MPI job: mpirun -np N mancala db build "
                 "... --mpi (the output directory must be shared by every rank; same files as "

@@ -33,10 +33,11 @@ thread_local bool t_shedding = false;
 // that answers its request 503 and closes it, instead of letting connections pile up.
 class ConnectionQueue : public httplib::TaskQueue {
  public:
-  ConnectionQueue(size_t threads, size_t max_waiting)
-      : serving_(threads, max_waiting), shedding_(1, 4 * max_waiting) {}
+  ConnectionQueue(size_t threads, size_t max_waiting, std::atomic<uint64_t>& accepted)
+      : serving_(threads, max_waiting), shedding_(1, 4 * max_waiting), accepted_(accepted) {}
 
   void enqueue(std::function<void()> connection) override {
+    ++accepted_;
     if (serving_.try_post(connection)) return;
     std::function<void()> shed = [connection = std::move(connection)] {
       t_shedding = true;
@@ -55,6 +56,7 @@ class ConnectionQueue : public httplib::TaskQueue {
  private:
   WorkQueue serving_;
   WorkQueue shedding_;
+  std::atomic<uint64_t>& accepted_;
 };
 
 // A strong validator for a compiled-in file: FNV-1a of its bytes.
@@ -137,7 +139,7 @@ struct WebServer::Impl {
     using httplib::Response;
     server.new_task_queue = [this] {
       const size_t threads = static_cast<size_t>(std::max(1, options.http_threads));
-      return new ConnectionQueue(threads, 4 * threads);
+      return new ConnectionQueue(threads, 4 * threads, connections_accepted);
     };
     // SO_REUSEADDR, not the library's default SO_REUSEPORT, under which a second server on the
     // same port would start and silently share its connections.
@@ -280,6 +282,7 @@ struct WebServer::Impl {
   std::vector<std::string> etags;  // of web_assets(), in order
   std::string retry_after;
   std::atomic<uint64_t> busy_replies{0};
+  std::atomic<uint64_t> connections_accepted{0};
   std::atomic<socket_t> listening_socket{INVALID_SOCKET};
   std::atomic<bool> run_entered{false}, run_finished{false}, stop_requested{false};
 };
@@ -334,6 +337,10 @@ const WebApi& WebServer::api() const {
 
 uint64_t WebServer::busy_replies() const {
   return impl_->busy_replies.load();
+}
+
+uint64_t WebServer::connections_accepted() const {
+  return impl_->connections_accepted.load();
 }
 
 }  // namespace mancala::web

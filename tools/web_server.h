@@ -50,6 +50,8 @@ class WebServer {
   const WebApi& api() const;
   // Requests answered 503 so far (compute queue or connection queue full).
   uint64_t busy_replies() const;
+  // Connections accepted so far (each handed to a connection thread, its queue, or shed).
+  uint64_t connections_accepted() const;
 
  private:
   struct Impl;

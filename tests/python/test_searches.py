@@ -131,9 +131,24 @@ def test_two_threads_search_at_once_and_stop_ends_a_search():
 def test_one_search_refuses_a_second_thread():
     game = mancala.Game("oware")
     search = mancala.Search(game)
-    worker = threading.Thread(target=lambda: search.run(game.start(), seconds=1.0))
+    def think():
+        while True:  # refused only while the probe below holds the search for its clear()
+            try:
+                return search.run(game.start(), seconds=30)
+            except RuntimeError:
+                pass
+
+    worker = threading.Thread(target=think)
     worker.start()
-    time.sleep(0.2)
+    # Wait until the worker is inside run(): clear() is refused from then on (before, it empties
+    # an idle table, which changes nothing here).
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            search.clear()
+        except RuntimeError:
+            break
+        time.sleep(0.001)
     with pytest.raises(RuntimeError, match="already thinking"):
         search.run(game.start(), depth=2)
     search.stop()

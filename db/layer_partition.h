@@ -15,7 +15,7 @@
 // balance: the work a position costs drifts along the rank order (it depends on how the seeds
 // lie), so one range per process leaves some processes with more work than others (measured on
 // Oware layers 12..16 with 2 processes: the busiest one worked 13-16% more than the mean, and
-// the other waited for it), while many interleaved chunks even it out (0-7%). db/README.md has
+// the other waited for it), while many interleaved chunks even it out (0-7%). docs/cluster.md has
 // the figures.
 #pragma once
 

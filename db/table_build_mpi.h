@@ -1,7 +1,6 @@
 // The retrograde build distributed over MPI processes ("ranks"): the same tables as
 // build_tables (table_build.h), byte for byte, built by N processes that each hold only their
-// part of every layer. db/README.md ("Building on several machines") describes the design and
-// its costs.
+// part of every layer. docs/cluster.md describes how to run it, its design and its costs.
 //
 // Each rank owns a part of every layer (layer_partition.h) and keeps only that part in memory,
 // lower layers included. The phases are the builder's (solver/tables/retrograde_phases.h):

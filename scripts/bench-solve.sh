@@ -20,7 +20,7 @@
 # (CMancala, whose API mode prints no timing; loading its tables is included).
 #
 # GAMES="kalah:4:4 oware:2 ..." also solves other games once each (THREADS' last count), one row
-# each, as in the README's table of whole-game solves.
+# each, as in the table of whole-game solves of docs/solving.md.
 #
 # Usage: scripts/bench-solve.sh [DB]
 #   RUNS=5 THREADS="1 2" TABLE_SEEDS=20 HASH=256 LIMIT=900 PEERS=/path/to/peers scripts/bench-solve.sh

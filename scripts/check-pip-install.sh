@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks `pip install --no-build-isolation .` as the README gives it: a virtual environment that
+# Checks `pip install --no-build-isolation .` as docs/python.md gives it: a virtual environment that
 # sees Debian's packages (Debian's pip refuses the system Python), the install (CMake builds the
 # module; nothing is downloaded), then the module's tests against the installed module.
 # Usage: scripts/check-pip-install.sh [BUILD_DIR]  (BUILD_DIR: a build with tools/mancala for the

@@ -1,4 +1,4 @@
-// The JSON API of `mancala serve`, version 1 (README, "Web board and HTTP API"), apart from
+// The JSON API of `mancala serve`, version 1 (docs/http-api.md), apart from
 // HTTP: each request's parameters or body in, a status and a JSON document out. Stateless: a
 // request carries its game and position or moves, so any number of servers can answer over the
 // same read-only tables. Requests that cost little are answered at once; a computer move or an

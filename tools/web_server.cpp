@@ -87,7 +87,7 @@ struct WebServer::Impl {
         workers(o.threads > 0 ? static_cast<size_t>(o.threads)
                               : std::max(1u, std::thread::hardware_concurrency())),
         // Thinking runs at a lower priority than the connection threads: a table look-up
-        // waits for no computer move (measured: see README, "Measured load").
+        // waits for no computer move (measured: see docs/http-api.md, "Measured load").
         compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
     // Busy: by then the moves thinking now are done.
     retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));

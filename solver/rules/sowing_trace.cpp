@@ -148,7 +148,8 @@ struct Replay {
         continue;
       }
       if (in_row(s, mover) && (passed_store || !rules.no_capture_first_lap)) {
-        // The captured seed and the opposite house, even an empty one (README, Rules).
+        // The captured seed and the opposite house, even an empty one (solver/rules/README.md,
+        // "Congkak captures").
         const int opposite = board.opposite_slot(s);
         capture(opposite);
         capture(s);

@@ -12,12 +12,12 @@ import mancala
 REPO = Path(__file__).resolve().parents[2]
 
 
-def readme_python_block():
-    """The example session of the README's Python section (its first ```python block)."""
-    text = (REPO / "README.md").read_text()
-    section = text[text.index("## Python"):]
-    match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "README's Python section has no python block"
+def python_doc_block():
+    """The example session of the Python module's reference, docs/python.md (its first ```python
+    block)."""
+    text = (REPO / "docs" / "python.md").read_text()
+    match = re.search(r"```python\n(.*?)```", text, re.S)
+    assert match, "docs/python.md has no python block"
     return match.group(1)
 
 
@@ -41,9 +41,9 @@ def run_cli(binary):
 
 @pytest.fixture(scope="session")
 def awari_db(tmp_path_factory):
-    """A database directory with Oware (awari) tables up to the seeds on the board of the README
-    example's probe, built with mancala.build_tables."""
-    position = re.search(r't\.probe\("([0-9NS-]+)"\)', readme_python_block()).group(1)
+    """A database directory with Oware (awari) tables up to the seeds on the board of the probe in
+    docs/python.md's example session, built with mancala.build_tables."""
+    position = re.search(r't\.probe\("([0-9NS-]+)"\)', python_doc_block()).group(1)
     seeds = sum(int(n) for n in position.split("-")[:12])
     directory = tmp_path_factory.mktemp("db")
     reports = mancala.build_tables("oware:4:awari", str(directory), seeds)

@@ -1,11 +1,11 @@
-"""The README's Python example session runs exactly as shown, and every result its comments state
-is the one it gets."""
+"""The Python example session of docs/python.md runs exactly as shown, and every result its
+comments state is the one it gets."""
 import ast
 import io
 import os
 import tokenize
 
-from conftest import readme_python_block
+from conftest import python_doc_block
 
 
 def expected_value(comment):
@@ -45,7 +45,7 @@ def test_readme_session_runs_as_shown(awari_db, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {}
     checked = 0
-    for line in readme_python_block().splitlines():
+    for line in python_doc_block().splitlines():
         comments = [t.string for t in tokenize.generate_tokens(io.StringIO(line).readline)
                     if t.type == tokenize.COMMENT]
         code = line.split(comments[0])[0].strip() if comments else line.strip()
@@ -53,13 +53,14 @@ def test_readme_session_runs_as_shown(awari_db, tmp_path, monkeypatch):
             continue
         expected = expected_value(comments[0]) if comments else None
         try:
-            expression = compile(code, "README", "eval")
+            expression = compile(code, "docs/python.md", "eval")
         except SyntaxError:
-            exec(compile(code, "README", "exec"), namespace)
+            exec(compile(code, "docs/python.md", "exec"), namespace)
             continue
         actual = eval(expression, namespace)
         if expected is not None:
             value, prefix = expected
-            assert matches(actual, value, prefix), f"{code}: got {actual!r}, README says {comments[0]}"
+            assert matches(actual, value, prefix), \
+                f"{code}: got {actual!r}, docs/python.md says {comments[0]}"
             checked += 1
-    assert checked >= 6, "the README's comments state the results of at least six calls"
+    assert checked >= 6, "docs/python.md's comments state the results of at least six calls"

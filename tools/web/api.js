@@ -1,4 +1,4 @@
-// The JSON API of the server (README, "Web board and HTTP API"). Every request carries the whole
+// The JSON API of the server (docs/http-api.md). Every request carries the whole
 // game: its GAME string, start position and moves, so the page never applies a rule itself.
 
 export class ApiError extends Error {

@@ -9,7 +9,14 @@
 #   db/              includes solver/rules/ and solver/tables/, never solver/search/; only the
 #                    builds, db/table_build* (one machine, and distributed over MPI), include the
 #                    builder
-#   tools/, tests/   anything
+#   tools/service/   solver/ and db/ (and itself): what every door asks, answered once
+#   tools/command_line/  solver/, db/, tools/service/ (and itself): what doors with a command
+#                    line share
+#   tools/cli/, tools/http/, tools/engine/  the doors: solver/, db/, tools/service/,
+#                    tools/command_line/ and their own folder; never another door
+#   tools/python/    a door: solver/, db/, tools/service/ and its own folder
+#   tools/mancala_command.*, tools/main.cpp  the command that gathers the doors: anything
+#   tests/           anything
 #
 # Every project include must also name a file that exists. Prints each violation and exits 1 if
 # there is any. Usage: tests/check_layers.sh [ROOT]   (default: the checkout this script is in)
@@ -21,6 +28,7 @@ check_tree() {
   while IFS= read -r file; do
     layer="${file%%/*}"
     [[ "$file" == solver/* ]] && layer="solver/$(cut -d/ -f2 <<<"$file")"
+    [[ "$file" == tools/*/* ]] && layer="tools/$(cut -d/ -f2 <<<"$file")"
     while IFS= read -r line; do
       target="$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/' <<<"$line")"
       case "$target" in solver/* | db/* | tools/* | tests/*) ;; *) continue ;; esac
@@ -30,6 +38,12 @@ check_tree() {
         solver/tables) allowed="solver/rules/ solver/tables/" ;;
         solver/search) allowed="solver/rules/ solver/tables/ solver/search/" ;;
         db) allowed="solver/rules/ solver/tables/ db/" ;;
+        tools/service) allowed="solver/ db/ tools/service/" ;;
+        tools/command_line) allowed="solver/ db/ tools/service/ tools/command_line/" ;;
+        tools/cli | tools/http | tools/engine)
+          allowed="solver/ db/ tools/service/ tools/command_line/ $layer/" ;;
+        tools/python) allowed="solver/ db/ tools/service/ tools/python/" ;;
+        tools/*) allowed="" ;;  # a folder of tools/ that has no rule yet: it must get one
         *) allowed="solver/ db/ tools/ tests/" ;;
       esac
       local ok=0 prefix
@@ -57,7 +71,14 @@ check_tree() {
 if [[ "${1:-}" == --self-test ]]; then
   scratch="$(mktemp -d)"
   trap 'rm -rf "$scratch"' EXIT
-  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/solver/tables" "$scratch/db"
+  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/solver/tables" "$scratch/db" \
+    "$scratch/tools/service" "$scratch/tools/command_line" "$scratch/tools/cli" \
+    "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python"
+  touch "$scratch/tools/service/s.h" "$scratch/tools/command_line/c.h" "$scratch/tools/cli/k.h" \
+    "$scratch/tools/http/h.h" "$scratch/tools/engine/e.h" "$scratch/tools/python/p.h"
+  # A door on the layers below it, and the command that gathers the doors.
+  printf '#include "tools/service/s.h"\n#include "tools/command_line/c.h"\n' >"$scratch/tools/http/ok.cpp"
+  printf '#include "tools/cli/k.h"\n#include "tools/http/h.h"\n' >"$scratch/tools/mancala_command.cpp"
   printf '#include "solver/rules/a.h"\n#include "solver/search/ok.cpp"\n' >"$scratch/solver/search/ok.cpp"
   touch "$scratch/solver/rules/a.h" "$scratch/solver/tables/retrograde.h" \
     "$scratch/solver/tables/retrograde_phases.h"
@@ -71,7 +92,15 @@ if [[ "${1:-}" == --self-test ]]; then
     'solver/search/f.cpp:#include "solver/tables/retrograde_phases.h"' \
     'db/table_set.cpp:#include "solver/tables/retrograde.h"' \
     'db/table_verify.cpp:#include "solver/tables/retrograde_phases.h"' \
-    'solver/rules/e.cpp:#include "solver/rules/missing.h"'; do
+    'solver/rules/e.cpp:#include "solver/rules/missing.h"' \
+    'tools/service/g.cpp:#include "tools/command_line/c.h"' \
+    'tools/service/i.cpp:#include "tools/cli/k.h"' \
+    'tools/command_line/j.cpp:#include "tools/http/h.h"' \
+    'tools/cli/l.cpp:#include "tools/http/h.h"' \
+    'tools/http/m.cpp:#include "tools/engine/e.h"' \
+    'tools/engine/n.cpp:#include "tools/cli/k.h"' \
+    'tools/python/o.cpp:#include "tools/command_line/c.h"' \
+    'db/q.cpp:#include "tools/service/s.h"'; do
     echo "${bad#*:}" >"$scratch/${bad%%:*}"
     if check_tree "$scratch" >/dev/null; then
       echo "self-test: ${bad%%:*} (${bad#*:}) was not caught"

@@ -1,5 +1,6 @@
 // Golden-output tests of the mancala command: each case runs the built binary and compares its
-// exit status, standard output and standard error with tests/golden/NAME.txt. Timings are masked.
+// exit status, standard output and standard error with tests/golden/NAME.txt. Measured times
+// and rates are masked, field by field (timing_masks); every other value is compared.
 // To accept new output deliberately: MANCALA_UPDATE_GOLDEN=1 ctest -R Golden, then review the diff.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/scratch_directory.h"
 
@@ -206,16 +208,44 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-std::string mask_timings(const std::string& text) {
-  // Measured times in JSON, in any number form (a short one prints as 6e-06).
-  static const std::regex json_time("\"(seconds|value_seconds)\":[-+.eE0-9]+");
-  // Spaces before a timing vary with its width, so they go too.
-  static const std::regex number_with_point(" *[0-9]+\\.[0-9]+M?");
-  // The engine's info lines give milliseconds and nodes per second as whole numbers.
-  static const std::regex engine_timing(" (time|nps) [0-9]+");
-  return std::regex_replace(std::regex_replace(std::regex_replace(text, json_time, "\"$1\":<t>"),
-                                               number_with_point, " <t>"),
-                            engine_timing, " $1 <t>");
+// What varies from run to run, field by field: measured times and rates, nothing else. Every
+// other number (counts, values, percentages, bits per position, Elo) is compared. A mask keeps
+// the text around the field and puts <NAME> where the field's value was; the spaces that pad a
+// table's column go with it, since the value's width varies.
+struct TimingMask {
+  const char* what;  // the field, for the reader of this table
+  std::regex pattern;
+  const char* replacement;
+};
+
+const std::vector<TimingMask>& timing_masks() {
+  static const std::vector<TimingMask> masks = {
+      {"JSON: a measured time", std::regex("\"(seconds|value_seconds)\":[-+.eE0-9]+"),
+       "\"$1\":<seconds>"},
+      {"perft row: seconds and moves per second",
+       std::regex("^( *[0-9]+ +[0-9]+ +[0-9]+) +[0-9]+\\.[0-9]+ +[0-9]+\\.[0-9]+M$",
+                  std::regex::multiline),
+       "$1 <seconds> <rate>M"},
+      {"db unpack row: seconds",
+       std::regex("^( *[0-9]+ +[0-9]+ +[0-9]+) +[0-9]+\\.[0-9]+(  (written|kept))",
+                  std::regex::multiline),
+       "$1 <seconds>$2"},
+      {"db unpack total: seconds",
+       std::regex("(, [0-9]+ kept), [0-9]+\\.[0-9]+ s$", std::regex::multiline), "$1, <seconds> s"},
+      {"search and solve: seconds after a node count",
+       std::regex("([0-9]+ nodes(,| in)) [0-9]+\\.[0-9]+ s"), "$1 <seconds> s"},
+      {"solve: when the value was proven", std::regex("(value proven in) [0-9]+\\.[0-9]+ s"),
+       "$1 <seconds> s"},
+      {"engine info: milliseconds and nodes per second", std::regex(" (time|nps) [0-9]+"),
+       " $1 <$1>"},
+  };
+  return masks;
+}
+
+std::string mask_timings(std::string text) {
+  for (const TimingMask& mask : timing_masks())
+    text = std::regex_replace(text, mask.pattern, mask.replacement);
+  return text;
 }
 
 std::string run_case(const GoldenCase& c) {

@@ -1,4 +1,4 @@
-// The command line's one error path and its validators (tools/cli.h), driven in-process: command
+// The command line's one error path and its validators (tools/command_line/cli.h), driven in-process: command
 // lines are parsed and checked without running anything (CommandMode::ParseOnly).
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli.h"
+#include "tools/mancala_command.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::cli::cli_test {

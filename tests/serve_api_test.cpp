@@ -28,7 +28,7 @@
 #include "db/table_build.h"
 #include "solver/rules/game.h"
 #include "tests/scratch_directory.h"
-#include "tools/web_server.h"
+#include "tools/http/web_server.h"
 
 namespace mancala::web {
 namespace {

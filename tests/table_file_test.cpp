@@ -803,7 +803,10 @@ TEST_P(TruncatedUnderAReader, ProbesFailAndTheProcessLives) {
   EXPECT_EQ(probe(index.layer_size(7) / 2).status, ProbeStatus::Failed);
 }
 
-INSTANTIATE_TEST_SUITE_P(PlainAndCompressed, TruncatedUnderAReader, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(PlainAndCompressed, TruncatedUnderAReader, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return std::string(param.param ? "PlainLayer" : "CompressedLayer");
+                         });
 
 TEST(MappingGuard, AFaultOutsideEveryTableMappingStillKills) {
   EXPECT_DEATH(

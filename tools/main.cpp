@@ -1,7 +1,7 @@
 // mancala: one command with subcommands; `mancala SUBCOMMAND --help` describes each. Every
 // subcommand is registered in add_commands, and every error, CLI11's parse errors included, goes
-// through run_command_line's one path (tools/cli.h).
-#include "tools/cli.h"
+// through run_command_line's one path (tools/command_line/cli.h).
+#include "tools/mancala_command.h"
 
 int main(int argc, char** argv) {
   return mancala::cli::run_command_line(argc, argv);

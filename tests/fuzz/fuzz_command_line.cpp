@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli.h"
+#include "tools/mancala_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> args = {"mancala"};

@@ -1,0 +1,136 @@
+// Helpers shared by the subcommands: the one error path, the option validators, turning user
+// input into library values with clear errors, JSON output, and terminal detection. Only the
+// command line prints; the library never does.
+//
+// How every subcommand is wired (a new one must be wired the same way):
+//   1. Its options bind to a struct held by a shared_ptr (add_*_command).
+//   2. Every option that takes a value gets a validator from this file (`->check(...)`): CLI11
+//      runs it on the option's text before converting it, so no out-of-range, NaN, infinite,
+//      wrapped-around ("-1" into an unsigned) or empty value reaches the command, and the message
+//      names the option. Each validator also normalises what it accepts (decimal, no leading
+//      zeros), so that CLI11's conversion reads exactly what was checked.
+//   3. The GAME string (require_rules, whose message lists the accepted forms) and checks across
+//      options (a position against its game) go in the command's `check` function, which throws
+//      UsageError.
+//   4. set_command(cmd, check, run) registers both. run_command_line() parses, checks and runs;
+//      with CommandMode::ParseOnly it parses and checks only, so that option handling can be
+//      driven in-process without running anything (the command-line fuzz target and the tests
+//      do).
+//   5. Every error, CLI11's own parse errors and ours, leaves through run_command_line as
+//      "mancala: error: ..." on standard error (control bytes escaped), with exit status 2 for
+//      bad input (UsageError, a parse error) and 1 for a request that cannot be carried out
+//      (Failure); --help prints help and exits 0.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "solver/rules/expected.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
+
+namespace mancala::cli {
+
+// Bad input from the user: printed as "mancala: error: ..." with exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A request that cannot be carried out (an illegal move, a missing file): exit status 1.
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A failure whose error line was printed already (by report_error, on the one process of an MPI
+// job that speaks for all): exit status 1, nothing more printed.
+struct ReportedFailure {};
+
+// ---- The command line and its one error path
+
+enum class CommandMode {
+  Execute,    // parse, check, run
+  ParseOnly,  // parse and check; run nothing (fuzzing, tests)
+};
+
+// Parses argv against `app` (its subcommands registered) and runs the chosen subcommand; returns
+// the exit status (0, 1 or 2), having printed any error as "mancala: error: ...".
+int run_command_line(CLI::App& app, int argc, const char* const* argv,
+                     CommandMode mode = CommandMode::Execute);
+// Registers a subcommand's checks and work (step 4 above).
+void set_command(CLI::App* cmd, std::function<void()> check, std::function<void()> run);
+
+// "mancala: error: MESSAGE" on standard error (control bytes escaped), flushed: the one error line.
+void report_error(std::string_view message);
+// "mancala: warning: MESSAGE" on standard error (control bytes escaped).
+void warn(std::string_view message);
+
+// `text` with terminal control bytes escaped (\x1b, \n, C1 controls, invalid UTF-8), for echoing
+// anything read from a file or typed by a user.
+std::string printable(std::string_view text);
+
+// ---- Option validators (step 2). Each names what it accepts in the option's help.
+
+// A decimal integer in lo..hi.
+CLI::Validator integer_in(int64_t lo, int64_t hi);
+// A decimal unsigned integer in lo..hi (for uint64_t options such as seeds of random numbers).
+CLI::Validator unsigned_in(uint64_t lo, uint64_t hi);
+// A finite decimal number in lo..hi; with `above_lo`, strictly above lo.
+CLI::Validator number_in(double lo, double hi, bool above_lo = false);
+// Seconds: finite, above 0, at most a year.
+CLI::Validator positive_seconds();
+// A non-empty path.
+CLI::Validator path_name();
+// A computer level, kMinLevel..kMaxLevel.
+CLI::Validator computer_level();
+// A thread count: 1 to four times this machine's cores.
+CLI::Validator thread_count();
+// Megabytes of memory: 1 to this machine's memory.
+CLI::Validator memory_megabytes();
+// Gibibytes of memory (a budget): 0 to this machine's memory.
+CLI::Validator memory_gibibytes();
+// A table layer's seeds: 0..kMaxTableSeeds.
+CLI::Validator table_seeds();
+
+// The same checks for text that does not come through CLI11 (lines typed in `play`, HTTP
+// parameters); the error names `what`.
+Expected<int64_t> parse_integer(std::string_view text, int64_t lo, int64_t hi,
+                                std::string_view what);
+Expected<double> parse_number(std::string_view text, double lo, double hi, bool above_lo,
+                              std::string_view what);
+
+// The machine: cores, and physical memory in bytes (sysinfo).
+int machine_cores();
+uint64_t machine_memory_bytes();
+// The most threads any option accepts: four times the cores.
+int max_threads();
+// Throws Failure when `bytes` (for `what`) is more than this machine's memory.
+void require_memory(uint64_t bytes, const std::string& what);
+
+// ---- Turning user input into library values
+
+Rules require_rules(const std::string& game);
+// The start position when `text` is empty.
+Position require_position(const Rules& rules, const std::string& text);
+
+// The database directory of a --db / --out option: the option, else the default directory
+// ($MANCALA_DB, else ~/.local/share/mancala/db).
+std::string database_directory(const std::string& option);
+// Sets the OpenMP threads of a --threads option (0: not given, all cores). The option's
+// validator has bounded it.
+void set_thread_count(int threads);
+
+// The most bytes a game record (`play`'s load) may have.
+inline constexpr size_t kMaxRecordBytes = 4u << 20;
+
+// True when standard output is a terminal and NO_COLOR is unset.
+bool stdout_is_color_terminal();
+bool stderr_is_terminal();
+
+// A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
+std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves);
+
+}  // namespace mancala::cli

@@ -1,0 +1,83 @@
+// The JSON API of `mancala serve`, version 1 (docs/http-api.md), apart from
+// HTTP: each request's parameters or body in, a status and a JSON document out. Stateless: a
+// request carries its game and position or moves, so any number of servers can answer over the
+// same read-only tables. Requests that cost little are answered at once; a computer move or an
+// analysis comes back as work for the server's compute pool, already checked and bounded by the
+// time limits here.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/table_values.h"
+#include "tools/service/json_output.h"
+
+namespace mancala::web {
+
+using Json = json_output::Json;
+
+struct ApiLimits {
+  double move_seconds = 2.0;     // the longest a computer move may think (levels 5 and 6)
+  double analyse_seconds = 5.0;  // the longest an analysis may take
+  int max_moves = 3000;          // moves one request may carry
+};
+
+struct ApiReply {
+  int status = 200;
+  Json body;
+};
+
+// What a request comes to: a reply now, or `work` that makes the reply, for a compute worker.
+struct ApiPlan {
+  ApiReply reply;
+  std::function<ApiReply()> work;
+};
+
+// Query parameters (the first value of each name).
+using Params = std::map<std::string, std::string>;
+
+class WebApi {
+ public:
+  // Opens the tables of every game found under `database_dir` (empty: the default directory).
+  // `on_probe_failure` is called on the first failed probe of each game's tables (the reply
+  // says so too, as a 500).
+  WebApi(const std::string& database_dir, const ApiLimits& limits,
+         const db::ProbeFailureHandler& on_probe_failure = {});
+  ~WebApi();
+
+  const ApiLimits& limits() const { return limits_; }
+  // The tables found, as {"table", "max_seeds"} objects.
+  const Json& tables_found() const { return tables_found_; }
+  // What is wrong with the tables on disk: a directory that cannot be read, a layer missing
+  // below the highest (the server goes on without them, or without the layers above the gap).
+  const std::vector<std::string>& table_warnings() const { return table_warnings_; }
+
+  ApiReply games() const;                                // GET  /api/v1/games
+  ApiReply position(const Params& params) const;         // GET  /api/v1/position
+  ApiReply tables(const Params& params) const;           // GET  /api/v1/tables
+  ApiPlan move(const std::string& body) const;           // POST /api/v1/move
+  ApiPlan analyse(const Params& params) const;           // GET  /api/v1/analyse
+  ApiReply write_record(const std::string& body) const;  // POST /api/v1/record
+  ApiReply read_record(const std::string& body) const;   // POST /api/v1/record/parse
+
+  // {"error": message} with the bad field, when there is one.
+  static ApiReply error(int status, const std::string& message, const std::string& field = "");
+
+ private:
+  // The game's tables, or null when none were found.
+  const db::TableValues* tables_for(const Rules& rules) const;
+
+  ApiLimits limits_;
+  std::string database_dir_;
+  std::map<std::string, std::unique_ptr<db::TableValues>> tables_;  // by table name
+  Json tables_found_;
+  std::vector<std::string> table_warnings_;
+  Json games_;
+  mutable std::atomic<uint64_t> seed_counter_;
+};
+
+}  // namespace mancala::web

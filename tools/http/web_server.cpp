@@ -1,0 +1,346 @@
+#include "tools/http/web_server.h"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/core.h>
+#include <httplib.h>
+
+#include "tools/http/web_assets.h"
+#include "tools/http/work_queue.h"
+
+namespace mancala::web {
+
+namespace {
+
+constexpr const char* kJson = "application/json; charset=utf-8";
+constexpr int kComputeNice = 10;
+
+// Set on the thread that answers a connection which found every connection thread busy.
+thread_local bool t_shedding = false;
+
+// The connection threads of the HTTP server: a fixed number, with a bounded queue of accepted
+// connections waiting for one. A connection beyond that queue is handed to a shedding thread
+// that answers its request 503 and closes it, instead of letting connections pile up.
+class ConnectionQueue : public httplib::TaskQueue {
+ public:
+  ConnectionQueue(size_t threads, size_t max_waiting, std::atomic<uint64_t>& accepted)
+      : serving_(threads, max_waiting), shedding_(1, 4 * max_waiting), accepted_(accepted) {}
+
+  void enqueue(std::function<void()> connection) override {
+    ++accepted_;
+    if (serving_.try_post(connection)) return;
+    std::function<void()> shed = [connection = std::move(connection)] {
+      t_shedding = true;
+      connection();
+      t_shedding = false;
+    };
+    if (shedding_.try_post(shed)) return;
+    shed();  // a flood beyond both queues: answered on the accepting thread, which slows it
+  }
+
+  void shutdown() override {
+    serving_.shutdown();
+    shedding_.shutdown();
+  }
+
+ private:
+  WorkQueue serving_;
+  WorkQueue shedding_;
+  std::atomic<uint64_t>& accepted_;
+};
+
+// A strong validator for a compiled-in file: FNV-1a of its bytes.
+std::string etag_of(std::string_view data) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : data) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return fmt::format("\"{:016x}\"", h);
+}
+
+Params params_of(const httplib::Request& req) {
+  Params params;
+  for (const auto& [name, value] : req.params) params.emplace(name, value);  // first one wins
+  return params;
+}
+
+void send(httplib::Response& res, const ApiReply& reply, const char* cache_control) {
+  res.status = reply.status;
+  res.set_content(json_output::dump(reply.body), kJson);
+  res.set_header("Cache-Control", reply.status == 200 ? cache_control : "no-store");
+}
+
+}  // namespace
+
+struct WebServer::Impl {
+  explicit Impl(const ServeOptions& o)
+      : options(o),
+        api(o.database_dir, o.limits, o.on_probe_failure),
+        workers(o.threads > 0 ? static_cast<size_t>(o.threads)
+                              : std::max(1u, std::thread::hardware_concurrency())),
+        // Thinking runs at a lower priority than the connection threads: a table look-up
+        // waits for no computer move (measured: see docs/http-api.md, "Measured load").
+        compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
+    // Busy: by then the moves thinking now are done.
+    retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));
+    for (const WebAsset& asset : web_assets()) etags.push_back(etag_of(asset.data));
+    setup();
+  }
+
+  void busy(httplib::Response& res) {
+    ++busy_replies;
+    res.status = 503;
+    res.set_header("Retry-After", retry_after);
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(json_output::dump(Json{{"error", "server busy"}}), kJson);
+  }
+
+  // An answer now, or work for the compute pool; the connection thread waits for that work,
+  // which the time limits bound.
+  void run_plan(ApiPlan plan, httplib::Response& res) {
+    if (!plan.work) return send(res, plan.reply, "no-store");
+    auto promise = std::make_shared<std::promise<ApiReply>>();
+    std::future<ApiReply> result = promise->get_future();
+    std::function<void()> job = [promise, work = std::move(plan.work)] {
+      try {
+        promise->set_value(work());
+      } catch (...) {
+        promise->set_exception(std::current_exception());
+      }
+    };
+    if (!compute.try_post(job)) return busy(res);
+    send(res, result.get(), "no-store");
+  }
+
+  void method_not_allowed(const std::string& pattern, const char* allow) {
+    auto handler = [allow](const httplib::Request& req, httplib::Response& res) {
+      res.status = 405;
+      res.set_header("Allow", allow);
+      res.set_content(json_output::dump(Json{{"error", req.method + " is not allowed on " +
+                                                           req.path + " (use " + allow + ")"}}),
+                      kJson);
+    };
+    if (std::string(allow) == "POST")
+      server.Get(pattern, handler);
+    else
+      server.Post(pattern, handler);
+  }
+
+  void setup() {
+    using httplib::Request;
+    using httplib::Response;
+    server.new_task_queue = [this] {
+      const size_t threads = static_cast<size_t>(std::max(1, options.http_threads));
+      return new ConnectionQueue(threads, 4 * threads, connections_accepted);
+    };
+    // SO_REUSEADDR, not the library's default SO_REUSEPORT, under which a second server on the
+    // same port would start and silently share its connections.
+    server.set_socket_options([this](socket_t sock) {
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+      listening_socket = sock;
+    });
+    server.set_tcp_nodelay(true);
+    server.set_keep_alive_max_count(100000);
+    server.set_keep_alive_timeout(std::max(1, options.keep_alive_seconds));
+    server.set_read_timeout(5, 0);
+    server.set_write_timeout(5, 0);
+    server.set_payload_max_length(options.max_body_bytes);
+    server.set_default_headers({
+        {"Content-Security-Policy",
+         "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'; "
+         "object-src 'none'"},
+        {"X-Content-Type-Options", "nosniff"},
+        {"Referrer-Policy", "no-referrer"},
+    });
+
+    server.set_pre_routing_handler([this](const Request&, Response& res) {
+      if (!t_shedding) return httplib::Server::HandlerResponse::Unhandled;
+      busy(res);
+      res.set_header("Connection", "close");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+    // Statuses the library answers itself (no route, body or request line too long, a request
+    // it cannot parse) get a JSON body too; answers that have one keep it.
+    server.set_error_handler(
+        httplib::Server::HandlerWithResponse([this](const Request& req, Response& res) {
+          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+          std::string message, field;
+          switch (res.status) {
+            case 404:
+              message = "no such page: " + req.path;
+              break;
+            case 413:
+              // The library also holds form-encoded bodies to 8 KiB: JSON is sent as JSON.
+              message = "the request body is too large: at most " +
+                        std::to_string(options.max_body_bytes) +
+                        " bytes of application/json (8192 when sent form-encoded)";
+              field = "body";
+              break;
+            case 414:
+              message = "the request line is longer than 8192 bytes";
+              break;
+            default:
+              message = "bad request (HTTP status " + std::to_string(res.status) + ")";
+          }
+          res.set_content(json_output::dump(WebApi::error(res.status, message, field).body), kJson);
+          res.set_header("Cache-Control", "no-store");
+          return httplib::Server::HandlerResponse::Handled;
+        }));
+    server.set_exception_handler([](const Request&, Response& res, std::exception_ptr error) {
+      std::string what = "unknown error";
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      res.status = 500;
+      res.set_content(json_output::dump(Json{{"error", "internal error: " + what}}), kJson);
+    });
+    if (options.log)
+      server.set_logger([](const Request& req, const Response& res) {
+        std::fprintf(stderr, "%s %s %s %d\n", req.remote_addr.c_str(), req.method.c_str(),
+                     req.target.c_str(), res.status);
+      });
+
+    // Cheap requests: answered on the connection thread. Answers that depend only on the
+    // request may be cached; table values only for a while (tables can be extended).
+    server.Get("/api/v1/games",
+               [this](const Request&, Response& res) { send(res, api.games(), "no-cache"); });
+    server.Get("/api/v1/position", [this](const Request& req, Response& res) {
+      send(res, api.position(params_of(req)), "public, max-age=86400");
+    });
+    server.Get("/api/v1/tables", [this](const Request& req, Response& res) {
+      send(res, api.tables(params_of(req)), "public, max-age=3600");
+    });
+    server.Post("/api/v1/record", [this](const Request& req, Response& res) {
+      send(res, api.write_record(req.body), "no-store");
+    });
+    server.Post("/api/v1/record/parse", [this](const Request& req, Response& res) {
+      send(res, api.read_record(req.body), "no-store");
+    });
+    // Thinking: on the compute pool.
+    server.Post("/api/v1/move",
+                [this](const Request& req, Response& res) { run_plan(api.move(req.body), res); });
+    server.Get("/api/v1/analyse", [this](const Request& req, Response& res) {
+      run_plan(api.analyse(params_of(req)), res);
+    });
+    for (const char* path :
+         {"/api/v1/games", "/api/v1/position", "/api/v1/tables", "/api/v1/analyse"})
+      method_not_allowed(path, "GET");
+    for (const char* path : {"/api/v1/move", "/api/v1/record", "/api/v1/record/parse"})
+      method_not_allowed(path, "POST");
+
+    // The web app, from the compiled-in files.
+    server.Get("/.*", [this](const Request& req, Response& res) {
+      const std::string path = req.path == "/" ? "/index.html" : req.path;
+      const std::span<const WebAsset> assets = web_assets();
+      for (size_t i = 0; i < assets.size(); ++i) {
+        if (assets[i].path != path) continue;
+        res.set_header("ETag", etags[i]);
+        // Revalidated on every load, so a new binary's app is used at once.
+        res.set_header("Cache-Control", "no-cache");
+        if (req.get_header_value("If-None-Match") == etags[i]) {
+          res.status = 304;
+          return;
+        }
+        res.set_content(std::string(assets[i].data), std::string(assets[i].mime).c_str());
+        return;
+      }
+      res.status = 404;
+      res.set_content(json_output::dump(Json{{"error", "no such page: " + req.path}}), kJson);
+    });
+    const auto not_allowed = [](const Request& req, Response& res) {
+      res.status = 405;
+      res.set_header("Allow", "GET, HEAD, POST");
+      res.set_content(json_output::dump(Json{{"error", req.method + " is not allowed"}}), kJson);
+    };
+    server.Put("/.*", not_allowed);
+    server.Patch("/.*", not_allowed);
+    server.Delete("/.*", not_allowed);
+    server.Options("/.*", not_allowed);
+    server.Post("/.*", [](const Request& req, Response& res) {
+      res.status = 404;
+      res.set_content(json_output::dump(Json{{"error", "no such page: " + req.path}}), kJson);
+    });
+  }
+
+  ServeOptions options;
+  WebApi api;
+  size_t workers;
+  WorkQueue compute;
+  httplib::Server server;
+  std::vector<std::string> etags;  // of web_assets(), in order
+  std::string retry_after;
+  std::atomic<uint64_t> busy_replies{0};
+  std::atomic<uint64_t> connections_accepted{0};
+  std::atomic<socket_t> listening_socket{INVALID_SOCKET};
+  std::atomic<bool> run_entered{false}, run_finished{false}, stop_requested{false};
+};
+
+WebServer::WebServer(const ServeOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+
+WebServer::~WebServer() {
+  stop();
+  impl_->compute.shutdown();
+}
+
+Expected<int> WebServer::bind() {
+  const ServeOptions& o = impl_->options;
+  int port = o.port;
+  if (o.port == 0)
+    port = impl_->server.bind_to_any_port(o.host);
+  else if (!impl_->server.bind_to_port(o.host, o.port))
+    port = -1;
+  if (port <= 0)
+    return Error{
+        fmt::format("cannot listen on {} port {}: the port is in use, or {} is not an "
+                    "address of this machine",
+                    o.host, o.port, o.host)};
+  // The library listens with a backlog of 5; a burst of connections (a browser, a load test)
+  // would have SYNs dropped and retried a second later. Listening again raises it.
+  if (impl_->listening_socket != INVALID_SOCKET) ::listen(impl_->listening_socket, SOMAXCONN);
+  return port;
+}
+
+// The library ignores stop() until its accept loop runs, so a stop() that comes first is
+// remembered: run() then returns at once, or stop() waits for the loop to start.
+void WebServer::run() {
+  impl_->run_entered = true;
+  if (!impl_->stop_requested) impl_->server.listen_after_bind();
+  impl_->run_finished = true;
+}
+
+void WebServer::stop() {
+  impl_->stop_requested = true;
+  while (impl_->run_entered && !impl_->run_finished && !impl_->server.is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  impl_->server.stop();
+}
+
+bool WebServer::running() const {
+  return impl_->server.is_running();
+}
+
+const WebApi& WebServer::api() const {
+  return impl_->api;
+}
+
+uint64_t WebServer::busy_replies() const {
+  return impl_->busy_replies.load();
+}
+
+uint64_t WebServer::connections_accepted() const {
+  return impl_->connections_accepted.load();
+}
+
+}  // namespace mancala::web

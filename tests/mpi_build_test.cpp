@@ -153,7 +153,7 @@ TEST_P(DistributedBuild, GivesTheOneMachineBuildsBytes) {
   const std::string out = scratch(case_name({c, 0}));
   const CommandResult r =
       run(mpirun(c.ranks) + " db build " + c.game + " --max-seeds " + std::to_string(kMaxSeeds) +
-          " --quiet --mpi --threads " + std::to_string(c.threads) + " --partition " + c.partition +
+          " --mpi --threads " + std::to_string(c.threads) + " --partition " + c.partition +
           " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(

@@ -287,6 +287,11 @@ std::string run_case(const GoldenCase& c) {
                       std::to_string(exit_code) + "\n--- stdout\n" + out + "--- stderr\n" + err);
 }
 
+// How GoogleTest (and so ctest's list) shows a case: its name, not the bytes of the struct.
+void PrintTo(const GoldenCase& c, std::ostream* out) {
+  *out << c.name;
+}
+
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(Golden, OutputMatches) {

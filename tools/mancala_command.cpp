@@ -16,7 +16,7 @@ void add_commands(CLI::App& app) {
   add_analyse_command(app);
   add_solve_command(app);
   add_serve_command(app);
-  add_engine_command(app);
+  engine::add_engine_command(app);
 }
 
 int run_command_line(int argc, const char* const* argv, CommandMode mode) {

@@ -45,17 +45,106 @@ Error bad_game(std::string_view text, std::string_view why) {
 
 }  // namespace
 
+const GameForm (&game_forms())[3] {
+  static const GameForm forms[3] = {
+      {GameKind::Kalah,
+       "Kalah",
+       1,
+       kMaxHouses,
+       6,
+       1,
+       12,
+       4,
+       {{"standard", "", ""},
+        {"empty-capture", "empty-capture", "where a lone seed in an own empty house is captured"}},
+       2},
+      {GameKind::Oware,
+       "Oware",
+       6,
+       6,
+       6,
+       1,
+       6,
+       4,
+       {{"abapa", "abapa", "where a grand slam captures nothing"},
+        {"grand-slam-captures", "grand-slam-captures", "where a grand slam captures"},
+        {"awari", "awari", "under the rules of the published solution"}},
+       3},
+      {GameKind::Congkak,
+       "Congkak",
+       3,
+       9,
+       7,
+       1,
+       10,
+       7,
+       {{"standard", "", ""},
+        {"no-capture-first-lap", "no-capture-first-lap",
+         "capturing only after passing the own store"}},
+       2},
+  };
+  return forms;
+}
+
+const GameForm& game_form(GameKind kind) {
+  return game_forms()[static_cast<int>(kind)];
+}
+
+Rules rules_of_form(GameKind kind, int houses, int seeds, int variant) {
+  switch (kind) {
+    case GameKind::Kalah:
+      return Rules::kalah(houses, seeds, variant == 1);
+    case GameKind::Oware:
+      return Rules::oware(seeds, static_cast<OwareRuleSet>(variant));
+    case GameKind::Congkak:
+      return Rules::congkak(houses, seeds, variant == 1);
+  }
+  return Rules{};
+}
+
 std::string_view game_string_forms() {
-  return "  kalah                       Kalah, 6 houses, 4 seeds (= kalah:6:4)\n"
-         "  kalah:H:N                   Kalah with H houses (1-12) and N seeds per house (1-12)\n"
-         "  kalah:H:N:empty-capture     ... where a lone seed in an own empty house is captured\n"
-         "  oware                       Oware, 4 seeds, abapa rules (= oware:4:abapa)\n"
-         "  oware:N                     Oware with N seeds per house (1-6), abapa rules\n"
-         "  oware:N:grand-slam-captures Oware where a grand slam captures\n"
-         "  oware:N:awari               Oware under the rules of the published solution\n"
-         "  congkak                     Congkak, 7 houses, 7 seeds (= congkak:7:7)\n"
-         "  congkak:H:N                 Congkak with H houses (3-9) and N seeds per house (1-10)\n"
-         "  congkak:H:N:no-capture-first-lap  ... capturing only after passing the own store\n";
+  // Written from game_forms(): the ranges and variants as parse_rules takes them.
+  static const std::string text = [] {
+    auto line = [](const std::string& form, const std::string& meaning) {
+      std::string padded = "  " + form;
+      if (padded.size() < 30)
+        padded.resize(30, ' ');
+      else
+        padded += "  ";
+      return padded + meaning + "\n";
+    };
+    std::string out;
+    for (const GameForm& f : game_forms()) {
+      const std::string kind(kind_name(f.kind));
+      const std::string title(f.title);
+      const std::string seeds_range =
+          std::to_string(f.min_seeds) + "-" + std::to_string(f.max_seeds);
+      if (f.kind == GameKind::Oware) {
+        out += line(kind, title + ", " + std::to_string(f.default_seeds) + " seeds, " +
+                              std::string(f.variants[0].name) + " rules (= " + kind + ":" +
+                              std::to_string(f.default_seeds) + ":" +
+                              std::string(f.variants[0].option) + ")");
+        out += line(kind + ":N", title + " with N seeds per house (" + seeds_range + "), " +
+                                     std::string(f.variants[0].name) + " rules");
+        for (int v = 1; v < f.variant_count; ++v)
+          out += line(kind + ":N:" + std::string(f.variants[v].option),
+                      title + " " + std::string(f.variants[v].summary));
+        continue;
+      }
+      out += line(kind, title + ", " + std::to_string(f.default_houses) + " houses, " +
+                            std::to_string(f.default_seeds) + " seeds (= " + kind + ":" +
+                            std::to_string(f.default_houses) + ":" +
+                            std::to_string(f.default_seeds) + ")");
+      out += line(kind + ":H:N", title + " with H houses (" + std::to_string(f.min_houses) + "-" +
+                                     std::to_string(f.max_houses) + ") and N seeds per house (" +
+                                     seeds_range + ")");
+      for (int v = 1; v < f.variant_count; ++v)
+        out += line(kind + ":H:N:" + std::string(f.variants[v].option),
+                    "... " + std::string(f.variants[v].summary));
+    }
+    return out;
+  }();
+  return text;
 }
 
 Rules Rules::kalah(int houses, int seeds, bool empty_capture) {
@@ -125,53 +214,47 @@ std::string Rules::table_name() const {
 
 Expected<Rules> parse_rules(std::string_view text) {
   std::vector<std::string_view> parts = split(text, ':');
-  std::string_view game = parts[0];
-  if (game == "kalah" || game == "congkak") {
-    bool kalah = game == "kalah";
-    int max_houses = kalah ? 12 : 9;
-    int min_houses = kalah ? 1 : 3;
-    int max_seeds = kalah ? 12 : 10;
-    int houses = kalah ? 6 : 7;
-    int seeds = kalah ? 4 : 7;
-    if (parts.size() == 2 || parts.size() > 4)
-      return bad_game(text, "expected GAME or GAME:H:N[:VARIANT]");
-    if (parts.size() >= 3) {
-      if (!parse_int_in(parts[1], min_houses, max_houses, houses))
-        return bad_game(text, "houses must be a number from " + std::to_string(min_houses) +
-                                  " to " + std::to_string(max_houses));
-      if (!parse_int_in(parts[2], 1, max_seeds, seeds))
-        return bad_game(text, "seeds must be a number from 1 to " + std::to_string(max_seeds));
-    }
-    bool variant = false;
-    if (parts.size() == 4) {
-      std::string_view expected = kalah ? "empty-capture" : "no-capture-first-lap";
-      if (parts[3] != expected)
-        return bad_game(text, "unknown variant '" + std::string(parts[3]) + "' (expected '" +
-                                  std::string(expected) + "')");
-      variant = true;
-    }
-    return kalah ? Rules::kalah(houses, seeds, variant) : Rules::congkak(houses, seeds, variant);
+  const std::string_view game = parts[0];
+  const GameForm* form = nullptr;
+  for (const GameForm& f : game_forms())
+    if (kind_name(f.kind) == game) form = &f;
+  if (!form) return bad_game(text, "unknown game '" + std::string(game) + "'");
+  // Oware has one board size: its GAME string names the seeds and the rule set only.
+  const bool sized = form->min_houses != form->max_houses;
+  const size_t size_fields = sized ? 2 : 1;
+  if ((sized && parts.size() == 2) || parts.size() > size_fields + 2)
+    return bad_game(text, sized ? "expected GAME or GAME:H:N[:VARIANT]"
+                                : "expected " + std::string(game) + ", " + std::string(game) +
+                                      ":N or " + std::string(game) + ":N:RULES");
+  int houses = form->default_houses;
+  int seeds = form->default_seeds;
+  if (parts.size() > 1) {
+    if (sized && !parse_int_in(parts[1], form->min_houses, form->max_houses, houses))
+      return bad_game(text, "houses must be a number from " + std::to_string(form->min_houses) +
+                                " to " + std::to_string(form->max_houses));
+    if (!parse_int_in(parts[size_fields], form->min_seeds, form->max_seeds, seeds))
+      return bad_game(text, "seeds must be a number from " + std::to_string(form->min_seeds) +
+                                " to " + std::to_string(form->max_seeds));
   }
-  if (game == "oware") {
-    if (parts.size() > 3) return bad_game(text, "expected oware, oware:N or oware:N:RULES");
-    int seeds = 4;
-    if (parts.size() >= 2 && !parse_int_in(parts[1], 1, 6, seeds))
-      return bad_game(text, "seeds must be a number from 1 to 6");
-    OwareRuleSet set = OwareRuleSet::Abapa;
-    if (parts.size() == 3) {
-      if (parts[2] == "abapa")
-        set = OwareRuleSet::Abapa;
-      else if (parts[2] == "grand-slam-captures")
-        set = OwareRuleSet::GrandSlamCaptures;
-      else if (parts[2] == "awari")
-        set = OwareRuleSet::Awari;
-      else
-        return bad_game(text, "unknown rule set '" + std::string(parts[2]) +
-                                  "' (expected abapa, grand-slam-captures or awari)");
+  int variant = 0;
+  if (parts.size() == size_fields + 2) {
+    const std::string_view option = parts[size_fields + 1];
+    variant = -1;
+    std::string expected;
+    for (int v = 0; v < form->variant_count; ++v) {
+      if (form->variants[v].option.empty()) continue;
+      if (form->variants[v].option == option) variant = v;
+      expected += (expected.empty()               ? ""
+                   : v + 1 == form->variant_count ? " or "
+                                                  : ", ") +
+                  std::string(form->variants[v].option);
     }
-    return Rules::oware(seeds, set);
+    if (variant < 0)
+      return bad_game(text, std::string(sized ? "unknown variant '" : "unknown rule set '") +
+                                std::string(option) + "' (expected " +
+                                (sized ? "'" + expected + "'" : expected) + ")");
   }
-  return bad_game(text, "unknown game '" + std::string(game) + "'");
+  return rules_of_form(form->kind, houses, seeds, variant);
 }
 
 Expected<Rules> parse_table_name(std::string_view text) {

@@ -50,6 +50,29 @@ struct Rules {
 // The game's word in GAME strings and table names: "kalah", "oware" or "congkak".
 std::string_view kind_name(GameKind kind);
 
+// What a GAME string may choose for one kind of game: the sizes and their defaults, and the
+// variants. parse_rules, game_string_forms and every door's catalogue of games read this one
+// table, so that a range is written once.
+struct GameVariant {
+  std::string_view name;     // "standard", "empty-capture", "abapa", ...
+  std::string_view option;   // its word in a GAME string; "" when it is the plain form's rules
+  std::string_view summary;  // one line, for the accepted forms
+};
+struct GameForm {
+  GameKind kind;
+  std::string_view title;  // "Kalah"
+  int min_houses, max_houses, default_houses;
+  int min_seeds, max_seeds, default_seeds;
+  GameVariant variants[3];  // the default first
+  int variant_count;
+};
+// Kalah, Oware and Congkak, in that order.
+const GameForm (&game_forms())[3];
+const GameForm& game_form(GameKind kind);
+// The rules of `kind` with `houses`, `seeds` (in the form's ranges) and its variant number
+// `variant` (0 .. variant_count-1).
+Rules rules_of_form(GameKind kind, int houses, int seeds, int variant);
+
 // Parses a GAME string: kalah, kalah:H:N, kalah:H:N:empty-capture, oware, oware:N,
 // oware:N:abapa|grand-slam-captures|awari, congkak, congkak:H:N, congkak:H:N:no-capture-first-lap.
 Expected<Rules> parse_rules(std::string_view text);

@@ -246,6 +246,48 @@ test('a hint and the analysis inside the tables agree with mancala db query', as
   await close(session);
 });
 
+// The hint and the analysis panel are one answer: one request to /api/v1/analyse, whose best move
+// (with its value and whether it is exact) the hint shows and the panel lists first.
+async function expectHintIsTheAnalysisBest(page) {
+  const analyses = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/analyse')) analyses.push(request.url());
+  });
+  await page.click('#hint');
+  await page.waitForSelector('#hint-text:not([data-move=""])', {timeout: 30000});
+  const hinted = await page.locator('#hint-text').evaluate((e) => ({...e.dataset}));
+  await page.click('#analysis-toggle');
+  await page.waitForSelector('#analysis-body li');
+  const first = await page.locator('#analysis-body li').first().evaluate((li) => ({...li.dataset}));
+  assert.equal(hinted.move, first.move);
+  assert.equal(hinted.score, first.score);
+  assert.equal(analyses.length, 1, analyses.join(' '));
+  return hinted;
+}
+
+test('at the Kalah start the hint is the analysis panel\'s best move and value', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  const hinted = await expectHintIsTheAnalysisBest(page);
+  const text = await page.locator('#hint-text').textContent();
+  assert.ok(hinted.provenance === 'estimate' ? text.includes(`${Number(hinted.score) > 0 ? '+' : ''}${hinted.score}`)
+                                             : /perfect play/.test(text), text);
+  await close(session);
+});
+
+test('inside the tables the hint is the analysis panel\'s best move and value', async () => {
+  const session = await open();
+  const {page} = session;
+  const start = '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S';
+  await loadRecord(page, 'endgame.txt',
+                   `[Game "kalah:6:4"]\n[Position "${start}"]\n[Result "*"]\n\n*\n`);
+  const hinted = await expectHintIsTheAnalysisBest(page);
+  assert.equal(hinted.provenance, 'tables');
+  assert.equal(Number(hinted.score), dbQuery('kalah', start).score);
+  await close(session);
+});
+
 test('outside the tables the analysis is marked as estimates', async () => {
   const session = await open();
   const {page} = session;

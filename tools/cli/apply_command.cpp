@@ -9,6 +9,7 @@
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/service/json_output.h"
+#include "tools/service/move_text.h"
 
 namespace mancala::cli {
 
@@ -20,15 +21,6 @@ struct ApplyOptions {
   std::vector<std::string> moves;
   bool json = false;
 };
-
-std::string legal_letters(const Game& game) {
-  std::string out;
-  for (Move m : game.legal_moves()) {
-    if (!out.empty()) out += ' ';
-    out += move_letter(game.position().side_to_move, m);
-  }
-  return out.empty() ? "none: the game is over" : out;
-}
 
 void run_apply(const ApplyOptions& options) {
   const Rules rules = require_rules(options.game);
@@ -46,7 +38,8 @@ void run_apply(const ApplyOptions& options) {
       if (!move || !game.play(*move)) {
         throw Failure(fmt::format("move {} '{}' is illegal in {}{}; legal moves: {}", number,
                                   letter, to_string(game.position()),
-                                  move ? "" : " (" + move.error() + ")", legal_letters(game)));
+                                  move ? "" : " (" + move.error() + ")",
+                                  service::legal_moves_text(game)));
       }
     }
   }

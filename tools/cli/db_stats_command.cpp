@@ -11,8 +11,8 @@
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
 #include "tools/cli/stats_chart.h"
+#include "tools/command_line/cli.h"
 
 namespace mancala::cli {
 

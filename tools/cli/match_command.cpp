@@ -16,8 +16,8 @@
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"
-#include "tools/service/json_output.h"
 #include "tools/command_line/progress.h"
+#include "tools/service/json_output.h"
 
 namespace mancala::cli {
 

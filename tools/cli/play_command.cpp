@@ -174,7 +174,7 @@ class TerminalGame {
     const Move move = computer_->choose(game_, &thinking);
     if (options_.think && computer_->level() >= 3) {
       const Side mover = game_.position().side_to_move;
-      const std::string line = format_line(game_.rules(), game_.position(), thinking.pv);
+      const std::string line = line_by_turns(game_.rules(), game_.position(), thinking.pv);
       if (thinking.from_tables)
         fmt::print("  [tables: exact final score {:+} for {}]\n", thinking.score, side_name(mover));
       else

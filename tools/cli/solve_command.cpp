@@ -13,8 +13,8 @@
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"
-#include "tools/service/json_output.h"
 #include "tools/command_line/progress.h"
+#include "tools/service/json_output.h"
 
 namespace mancala::cli {
 
@@ -111,7 +111,7 @@ void run_solve(const SolveCommandOptions& o) {
   fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", r.value,
              side_name(p.side_to_move));
   fmt::print("best       {}\n", best_text);
-  fmt::print("line       {}\n", format_line(rules, p, r.pv));
+  fmt::print("line       {}\n", line_by_turns(rules, p, r.pv));
   fmt::print("searched   {} nodes in {:.2f} s (value proven in {:.2f} s){}\n", r.nodes, r.seconds,
              r.value_seconds, note);
 }

@@ -19,89 +19,11 @@
 #include "solver/rules/moves.h"
 #include "solver/search/players.h"
 #include "solver/tables/table_index.h"
+#include "tools/service/validation.h"
 
 namespace mancala::cli {
 
 namespace {
-
-// The bad text, quoted and shortened, for a message.
-std::string quoted(std::string_view text) {
-  constexpr size_t kShown = 40;
-  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "") + "'";
-}
-
-enum class Digits : uint8_t { NotDigits, TooLarge, Fit };
-
-// Reads `digits` (decimal digits only, no sign) into `magnitude` with std::from_chars: NotDigits
-// when empty or when a character is not a digit, TooLarge when the number does not fit 64 bits
-// ("99999999999999999999" is too large, not a wrapped-around number).
-Digits read_digits(std::string_view digits, uint64_t& magnitude) {
-  const char* end = digits.data() + digits.size();
-  const auto [stop, error] = std::from_chars(digits.data(), end, magnitude);
-  if (error == std::errc::invalid_argument || stop != end) return Digits::NotDigits;
-  return error == std::errc::result_out_of_range ? Digits::TooLarge : Digits::Fit;
-}
-
-// "" when `text` is a decimal integer in lo..hi (and then `value` holds it); else the problem.
-std::string integer_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& value) {
-  const bool negative = !text.empty() && text[0] == '-';
-  const bool signed_text = !text.empty() && (text[0] == '-' || text[0] == '+');
-  uint64_t magnitude = 0;
-  const Digits digits = read_digits(text.substr(signed_text ? 1 : 0), magnitude);
-  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number";
-  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  if (digits == Digits::TooLarge || magnitude > limit)
-    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
-           quoted(text);
-  value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-  if (value < lo || value > hi)
-    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
-           std::to_string(value);
-  return "";
-}
-
-std::string unsigned_problem(std::string_view text, uint64_t lo, uint64_t hi, uint64_t& value) {
-  const std::string_view unsigned_text = text.substr(!text.empty() && text[0] == '+' ? 1 : 0);
-  if (unsigned_text.empty()) return quoted(text) + " is not a whole number";
-  uint64_t magnitude = 0;
-  const Digits digits = read_digits(unsigned_text, magnitude);
-  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number from 0 up";
-  const bool too_large = digits == Digits::TooLarge;
-  if (too_large || magnitude < lo || magnitude > hi)
-    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
-           (too_large ? quoted(text) : std::to_string(magnitude));
-  value = magnitude;
-  return "";
-}
-
-// "" when `text` is a finite decimal number in range; else the problem. Only plain decimal
-// notation is taken (digits, one point, an exponent): not "nan", "inf" or hexadecimal.
-std::string number_problem(std::string_view text, double lo, double hi, bool above_lo,
-                           double& value) {
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
-  size_t digits = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
-  }
-  if (digits && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
-    size_t exponent_digits = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
-      ++i, ++exponent_digits;
-    if (!exponent_digits) digits = 0;
-  }
-  if (!digits || i != text.size()) return quoted(text) + " is not a number";
-  value = std::strtod(std::string(text).c_str(), nullptr);
-  if (!std::isfinite(value) || value < lo || value > hi || (above_lo && value <= lo))
-    return (above_lo ? fmt::format("must be more than {} and at most {}", lo, hi)
-                     : fmt::format("must be from {} to {}", lo, hi)) +
-           ", not " + (std::isfinite(value) ? fmt::format("{}", value) : quoted(text));
-  return "";
-}
 
 thread_local CommandMode current_mode = CommandMode::Execute;
 
@@ -224,15 +146,24 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-// ---- Validators
+// ---- Validators: the service's checks (tools/service/validation.h), worded for an option, and
+// the text normalised to what was checked (plain decimal), which is what CLI11 then converts.
+
+namespace {
+
+template <class T>
+std::string problem_or_normalise(const Expected<T>& value, std::string& text) {
+  if (!value) return value.error();
+  text = fmt::format("{}", *value);
+  return "";
+}
+
+}  // namespace
 
 CLI::Validator integer_in(int64_t lo, int64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) {
-        int64_t value = 0;
-        std::string problem = integer_problem(text, lo, hi, value);
-        if (problem.empty()) text = std::to_string(value);  // what CLI11 converts: plain decimal
-        return problem;
+        return problem_or_normalise(service::read_integer(text, lo, hi), text);
       },
       fmt::format("{}..{}", lo, hi));
 }
@@ -240,10 +171,7 @@ CLI::Validator integer_in(int64_t lo, int64_t hi) {
 CLI::Validator unsigned_in(uint64_t lo, uint64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) {
-        uint64_t value = 0;
-        std::string problem = unsigned_problem(text, lo, hi, value);
-        if (problem.empty()) text = std::to_string(value);
-        return problem;
+        return problem_or_normalise(service::read_unsigned(text, lo, hi), text);
       },
       fmt::format("{}..{}", lo, hi));
 }
@@ -251,21 +179,22 @@ CLI::Validator unsigned_in(uint64_t lo, uint64_t hi) {
 CLI::Validator number_in(double lo, double hi, bool above_lo) {
   return CLI::Validator(
       [lo, hi, above_lo](std::string& text) {
-        double value = 0;
-        std::string problem = number_problem(text, lo, hi, above_lo, value);
-        if (problem.empty()) text = fmt::format("{}", value);
-        return problem;
+        return problem_or_normalise(service::read_number(text, lo, hi, above_lo), text);
       },
       fmt::format("{}{}..{}", above_lo ? ">" : "", lo, hi));
 }
 
 CLI::Validator positive_seconds() {
-  return number_in(0, 365.0 * 24 * 3600, true).description("seconds > 0");
+  return number_in(0, service::kMaxSeconds, true).description("seconds > 0");
 }
 
 CLI::Validator path_name() {
   return CLI::Validator(
-      [](std::string& text) { return text.empty() ? std::string("an empty path") : ""; }, "");
+      [](std::string& text) {
+        const Expected<std::string> path = service::check_path(text);
+        return path ? std::string() : path.error();
+      },
+      "");
 }
 
 CLI::Validator computer_level() {
@@ -275,16 +204,14 @@ CLI::Validator computer_level() {
 CLI::Validator thread_count() {
   return CLI::Validator(
       [](std::string& text) {
-        int64_t value = 0;
-        std::string problem =
-            integer_problem(text, INT64_MIN, INT64_MAX, value);  // a whole number at all?
-        if (problem.empty() && value < 1)
-          problem = fmt::format("must be at least 1, not {}", value);
-        if (problem.empty() && value > max_threads())
-          problem = fmt::format("at most {} (four times this machine's {} cores), not {}",
-                                max_threads(), machine_cores(), value);
-        if (problem.empty()) text = std::to_string(value);
-        return problem;
+        const Expected<int64_t> whole = service::read_integer(text, INT64_MIN, INT64_MAX);
+        if (!whole) return whole.error();
+        if (*whole < 1) return fmt::format("must be at least 1, not {}", *whole);
+        if (*whole > max_threads())
+          return fmt::format("at most {} (four times this machine's {} cores), not {}",
+                             max_threads(), machine_cores(), *whole);
+        text = std::to_string(*whole);
+        return std::string();
       },
       fmt::format("1..{}", max_threads()));
 }
@@ -293,14 +220,13 @@ CLI::Validator memory_megabytes() {
   return CLI::Validator(
       [](std::string& text) {
         const auto limit = static_cast<int64_t>(machine_memory_bytes() >> 20);
-        int64_t value = 0;
-        std::string problem = integer_problem(text, 1, limit, value);
-        if (!problem.empty() && integer_problem(text, INT64_MIN, 0, value).empty())
-          problem = fmt::format("must be at least 1, not {}", value);
-        else if (!problem.empty() && value > limit)
-          problem = fmt::format("{} MB is more than this machine's memory ({} MB)", value, limit);
-        if (problem.empty()) text = std::to_string(value);
-        return problem;
+        const Expected<int64_t> whole = service::read_integer(text, INT64_MIN, INT64_MAX);
+        if (!whole) return service::read_integer(text, 1, limit).error();
+        if (*whole < 1) return fmt::format("must be at least 1, not {}", *whole);
+        const Expected<uint64_t> bytes = service::megabytes_to_bytes(static_cast<uint64_t>(*whole));
+        if (!bytes) return bytes.error();
+        text = std::to_string(*whole);
+        return std::string();
       },
       "MB");
 }
@@ -309,15 +235,14 @@ CLI::Validator memory_gibibytes() {
   return CLI::Validator(
       [](std::string& text) {
         const double limit = static_cast<double>(machine_memory_bytes()) / (1ull << 30);
-        double value = 0;
-        std::string problem = number_problem(text, 0, limit, false, value);
-        if (!problem.empty() && value > limit)
-          problem =
-              fmt::format("{} GiB is more than this machine's memory ({:.1f} GiB)", value, limit);
-        else if (!problem.empty() && value < 0)
-          problem = fmt::format("must be at least 0, not {}", value);
-        if (problem.empty()) text = fmt::format("{}", value);
-        return problem;
+        const Expected<double> number = service::read_number(text, -1e300, 1e300);
+        if (!number) return service::read_number(text, 0, limit).error();
+        if (*number > limit)
+          return fmt::format("{} GiB is more than this machine's memory ({:.1f} GiB)", *number,
+                             limit);
+        if (*number < 0) return fmt::format("must be at least 0, not {}", *number);
+        text = fmt::format("{}", *number);
+        return std::string();
       },
       "GiB");
 }
@@ -328,32 +253,16 @@ CLI::Validator table_seeds() {
 
 Expected<int64_t> parse_integer(std::string_view text, int64_t lo, int64_t hi,
                                 std::string_view what) {
-  int64_t value = 0;
-  const std::string problem = integer_problem(text, lo, hi, value);
-  if (!problem.empty()) return Error{std::string(what) + ": " + problem};
+  Expected<int64_t> value = service::read_integer(text, lo, hi);
+  if (!value) return Error{std::string(what) + ": " + value.error()};
   return value;
 }
 
 Expected<double> parse_number(std::string_view text, double lo, double hi, bool above_lo,
                               std::string_view what) {
-  double value = 0;
-  const std::string problem = number_problem(text, lo, hi, above_lo, value);
-  if (!problem.empty()) return Error{std::string(what) + ": " + problem};
+  Expected<double> value = service::read_number(text, lo, hi, above_lo);
+  if (!value) return Error{std::string(what) + ": " + value.error()};
   return value;
-}
-
-int machine_cores() {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
-uint64_t machine_memory_bytes() {
-  struct sysinfo info {};
-  if (::sysinfo(&info) != 0 || info.totalram == 0) return uint64_t{1} << 40;  // unknown: 1 TiB
-  return static_cast<uint64_t>(info.totalram) * std::max<uint64_t>(info.mem_unit, 1);
-}
-
-int max_threads() {
-  return 4 * machine_cores();
 }
 
 void require_memory(uint64_t bytes, const std::string& what) {
@@ -379,10 +288,6 @@ Position require_position(const Rules& rules, const std::string& text) {
   return *position;
 }
 
-std::string database_directory(const std::string& option) {
-  return option.empty() ? db::default_database_directory() : option;
-}
-
 void set_thread_count(int threads) {
   if (threads < 0 || threads > max_threads())  // the validator has refused these already
     throw UsageError(fmt::format("--threads must be from 1 to {}", max_threads()));
@@ -395,21 +300,6 @@ bool stdout_is_color_terminal() {
 
 bool stderr_is_terminal() {
   return isatty(STDERR_FILENO);
-}
-
-std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves) {
-  std::string line;
-  Position p = from;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    if (!generate_moves(rules, p).contains(moves[i])) break;
-    if (i > 0 && line.back() != ' ' &&
-        (std::isupper(static_cast<unsigned char>(line.back())) != 0) !=
-            (p.side_to_move == Side::South))
-      line += ' ';  // a new turn
-    line += move_letter(p.side_to_move, moves[i]);
-    p = apply_move(rules, p, moves[i]);
-  }
-  return line;
 }
 
 }  // namespace mancala::cli

@@ -34,6 +34,9 @@
 #include "solver/rules/expected.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "tools/service/game_tables.h"
+#include "tools/service/move_text.h"
+#include "tools/service/validation.h"
 
 namespace mancala::cli {
 
@@ -102,11 +105,10 @@ Expected<int64_t> parse_integer(std::string_view text, int64_t lo, int64_t hi,
 Expected<double> parse_number(std::string_view text, double lo, double hi, bool above_lo,
                               std::string_view what);
 
-// The machine: cores, and physical memory in bytes (sysinfo).
-int machine_cores();
-uint64_t machine_memory_bytes();
-// The most threads any option accepts: four times the cores.
-int max_threads();
+// The machine (tools/service/validation.h).
+using service::machine_cores;
+using service::machine_memory_bytes;
+using service::max_threads;
 // Throws Failure when `bytes` (for `what`) is more than this machine's memory.
 void require_memory(uint64_t bytes, const std::string& what);
 
@@ -116,9 +118,8 @@ Rules require_rules(const std::string& game);
 // The start position when `text` is empty.
 Position require_position(const Rules& rules, const std::string& text);
 
-// The database directory of a --db / --out option: the option, else the default directory
-// ($MANCALA_DB, else ~/.local/share/mancala/db).
-std::string database_directory(const std::string& option);
+// The database directory of a --db / --out option (tools/service/game_tables.h).
+using service::database_directory;
 // Sets the OpenMP threads of a --threads option (0: not given, all cores). The option's
 // validator has bounded it.
 void set_thread_count(int threads);
@@ -131,6 +132,6 @@ bool stdout_is_color_terminal();
 bool stderr_is_terminal();
 
 // A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
-std::string format_line(const Rules& rules, const Position& from, const std::vector<Move>& moves);
+using service::line_by_turns;
 
 }  // namespace mancala::cli

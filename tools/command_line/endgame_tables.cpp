@@ -2,8 +2,8 @@
 
 #include <fmt/core.h>
 
-#include "solver/tables/table_rules.h"
 #include "tools/command_line/cli.h"
+#include "tools/service/game_tables.h"
 
 namespace mancala::cli {
 
@@ -13,29 +13,20 @@ db::ProbeFailureHandler warn_on_probe_failure(const std::string& instead) {
   };
 }
 
+std::string tables_advice(const Rules& rules, const service::GameTables& tables) {
+  if (tables.problem != service::TablesProblem::NoneBuilt) return tables.reason;
+  return tables.reason + " (build them with: mancala db build " + rules.name() + " --max-seeds 16)";
+}
+
 std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std::string& db_dir,
                                                    std::string* why_not, const std::string& instead,
                                                    bool* unreadable) {
-  const std::string dir = database_directory(db_dir);
-  if (unreadable) *unreadable = false;
-  if (!table_rules_for(rules)) {
-    if (why_not) *why_not = rules.name() + " has no endgame tables";
-    return nullptr;
-  }
-  Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(dir, rules);
-  if (!set) {
-    if (why_not) *why_not = set.error();
-    if (unreadable) *unreadable = true;
-    return nullptr;
-  }
-  if (!(*set)->gap_warning().empty()) warn((*set)->gap_warning());
-  if ((*set)->max_seeds() < 0) {
-    if (why_not)
-      *why_not = "no " + rules.table_name() + " tables in " + dir +
-                 " (build them with: mancala db build " + rules.name() + " --max-seeds 16)";
-    return nullptr;
-  }
-  return std::make_unique<db::TableValues>(*set, warn_on_probe_failure(instead));
+  service::GameTables tables =
+      service::open_game_tables(rules, db_dir, warn_on_probe_failure(instead));
+  if (unreadable) *unreadable = tables.problem == service::TablesProblem::Unreadable;
+  if (!tables.gap_warning.empty()) warn(tables.gap_warning);
+  if (!tables && why_not) *why_not = tables_advice(rules, tables);
+  return std::move(tables.values);
 }
 
 std::string tables_note(int max_seeds, uint64_t failed_probes) {

@@ -1,5 +1,5 @@
-// Building computer players for the commands: levels, time budget, and the endgame tables for
-// level 6 (and for analyse and solve).
+// The endgame tables as the command line opens them: through the service layer
+// (tools/service/game_tables.h), with its warnings printed and its reasons worded for a terminal.
 #pragma once
 
 #include <memory>
@@ -7,6 +7,7 @@
 
 #include "db/table_values.h"
 #include "solver/search/players.h"
+#include "tools/service/game_tables.h"
 
 namespace mancala::cli {
 
@@ -21,6 +22,9 @@ db::ProbeFailureHandler warn_on_probe_failure(const std::string& instead);
 std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std::string& db_dir,
                                                    std::string* why_not, const std::string& instead,
                                                    bool* unreadable = nullptr);
+
+// Why the tables are not there, with the command that builds them when none are built.
+std::string tables_advice(const Rules& rules, const service::GameTables& tables);
 
 // ", endgame tables up to S seeds" (with how many probes failed, if any) for a summary line.
 std::string tables_note(int max_seeds, uint64_t failed_probes);

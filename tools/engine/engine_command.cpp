@@ -12,9 +12,15 @@
 #include "tools/engine/engine_command.h"
 #include "tools/engine/engine_session.h"
 
-namespace mancala::cli {
+namespace mancala::engine {
 
 namespace {
+
+using cli::computer_level;
+using cli::database_directory;
+using cli::path_name;
+using cli::require_rules;
+using cli::set_command;
 
 struct EngineCommandOptions {
   std::string game = "oware";
@@ -60,4 +66,4 @@ void add_engine_command(CLI::App& app) {
       cmd, [o] { require_rules(o->game); }, [o] { run_engine(*o); });
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::engine

@@ -3,8 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
-namespace mancala::cli {
+namespace mancala::engine {
 
 void add_engine_command(CLI::App& app);
 
-}  // namespace mancala::cli
+}  // namespace mancala::engine

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <thread>
 
@@ -12,8 +12,10 @@
 #include "solver/tables/table_rules.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"
+#include "tools/service/move_text.h"
+#include "tools/service/validation.h"
 
-namespace mancala::cli {
+namespace mancala::engine {
 
 namespace {
 
@@ -51,34 +53,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-template <class T>
-std::optional<T> parse_number(const std::string& text) {
-  T value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::string legal_letters(const Game& game) {
-  std::string out;
-  for (Move m : game.legal_moves())
-    out +=
-        fmt::format("{}{}", out.empty() ? "" : " ", move_letter(game.position().side_to_move, m));
-  return out.empty() ? "none: the game is over" : out;
-}
-
-// A line of moves as one word of letters, as Aualé reads a pv.
-std::string line_letters(const Rules& rules, const Position& from, const std::vector<Move>& line) {
-  std::string out;
-  Position p = from;
-  for (Move m : line) {
-    if (!generate_moves(rules, p).contains(m)) break;
-    out += move_letter(p.side_to_move, m);
-    p = apply_move(rules, p, m);
-  }
-  return out;
-}
-
 }  // namespace
 
 Expected<GoRequest> parse_go(const std::vector<std::string>& words) {
@@ -95,7 +69,7 @@ Expected<GoRequest> parse_go(const std::vector<std::string>& words) {
     if (!takes_number) return Error{"unknown go parameter '" + word + "'"};
     if (i + 1 >= words.size()) return Error{"go " + word + ": a number must follow"};
     const std::string& text = words[++i];
-    const std::optional<int64_t> n = parse_number<int64_t>(text);
+    const Expected<int64_t> n = service::read_integer(text, INT64_MIN, INT64_MAX);
     if (!n) return Error{"go " + word + " '" + text + "': not a whole number"};
     if (*n < 0) return Error{"go " + word + " " + text + ": must not be negative"};
     if (word == "depth") {
@@ -303,18 +277,18 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     report(fmt::format("setoption {}: {} (ignored)", name, why));
   };
   if (key == "hash") {
-    const std::optional<size_t> mb = parse_number<size_t>(value);
-    if (!mb || *mb < 1 || *mb > kMaxHashMegabytes)
+    const Expected<uint64_t> mb = service::read_unsigned(value, 1, kMaxHashMegabytes);
+    if (!mb)
       return bad(
           fmt::format("'{}' is not a size from 1 to {} (megabytes)", value, kMaxHashMegabytes));
     // Level 6 makes two tables of this size (the search's and its solver's): both must fit.
-    const uint64_t fits = machine_memory_bytes() / 2 >> 20;
+    const uint64_t fits = service::machine_memory_bytes() / 2 >> 20;
     if (*mb > fits)
       return bad(
           fmt::format("{} MB twice (the search's and the solver's) is more than this "
                       "machine's memory; at most {}",
                       *mb, fits));
-    settings_.hash_megabytes = *mb;
+    settings_.hash_megabytes = static_cast<size_t>(*mb);
     search_stale_ = true;
   } else if (key == "game") {
     const Expected<Rules> rules = parse_rules(value);
@@ -324,12 +298,12 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     search_stale_ = true;
     tables_opened_ = false;
   } else if (key == "level") {
-    const std::optional<int> level = parse_number<int>(value);
-    if (!level || *level < kMinLevel || *level > kMaxLevel)
+    const Expected<int64_t> level = service::read_integer(value, kMinLevel, kMaxLevel);
+    if (!level)
       return bad(fmt::format("'{}' is not a level from {} to {}", value, kMinLevel, kMaxLevel));
     // Only the Pro level's search differs (the tables, the solver): levels 3-5 share theirs.
     if ((*level == kMaxLevel) != (settings_.level == kMaxLevel)) search_stale_ = true;
-    settings_.level = *level;
+    settings_.level = static_cast<int>(*level);
     chooser_.reset();
   } else if (key == "usetables") {
     if (value != "true" && value != "false") return bad("'" + value + "' is not true or false");
@@ -378,7 +352,7 @@ void EngineSession::command_position(const std::vector<std::string>& words) {
         if (!move || !game->play(*move))
           return bad(fmt::format("move {} '{}' is illegal in {}{}; legal moves: {}", number, text,
                                  to_string(game->position()), move ? "" : " (" + move.error() + ")",
-                                 legal_letters(*game)));
+                                 service::legal_moves_text(*game)));
       }
   }
   game_ = std::move(game);
@@ -396,8 +370,8 @@ void EngineSession::prepare_search() {
     // Opened at the first isready or go that needs them, not at start-up: `uci` is answered at
     // once.
     std::string why_not;
-    tables_ = open_table_values(rules, settings_.tables_path, &why_not,
-                                "the search's estimate, as beyond the tables");
+    tables_ = cli::open_table_values(rules, settings_.tables_path, &why_not,
+                                     "the search's estimate, as beyond the tables");
     tables_opened_ = true;
     if (tables_)
       report(fmt::format("endgame tables: {} up to {} seeds in {}", rules.table_name(),
@@ -492,8 +466,9 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
   }
   SearchResult r;
   if (started) {
+    // The pv as one word of letters, as Aualé reads it.
     r = search_->run(p, limits, [&](const SearchResult& i) {
-      report_line(i.depth, i.score, i.nodes, i.seconds, line_letters(rules, p, i.pv));
+      report_line(i.depth, i.score, i.nodes, i.seconds, service::line_word(rules, p, i.pv));
     });
     const std::lock_guard<std::mutex> lock(mutex_);
     running_search_ = nullptr;
@@ -528,4 +503,4 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
   return move;
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::engine

@@ -46,7 +46,7 @@
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
 
-namespace mancala::cli {
+namespace mancala::engine {
 
 struct EngineDefaults {
   Rules rules = Rules::oware();  // Oware abapa, the Aualé board's game
@@ -141,4 +141,4 @@ class EngineSession {
   Solver* running_solver_ = nullptr;
 };
 
-}  // namespace mancala::cli
+}  // namespace mancala::engine

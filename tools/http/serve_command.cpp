@@ -10,8 +10,8 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/command_line/cli.h"
-#include "tools/http/serve_command.h"
 #include "tools/command_line/endgame_tables.h"
+#include "tools/http/serve_command.h"
 #include "tools/http/web_server.h"
 
 namespace mancala::cli {
@@ -39,8 +39,8 @@ CLI::Validator host_name() {
 }
 
 void run_serve(web::ServeOptions options) {
-  // Every option was checked by its validator (tools/command_line/cli.h). Table failures are reported at once,
-  // once per game, on standard error.
+  // Every option was checked by its validator (tools/command_line/cli.h). Table failures are
+  // reported at once, once per game, on standard error.
   options.on_probe_failure =
       warn_on_probe_failure("computer moves and analyses search those positions instead");
 

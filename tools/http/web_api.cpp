@@ -12,12 +12,13 @@
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/tables/table_rules.h"
+#include "tools/service/analysis.h"
+#include "tools/service/move_text.h"
+#include "tools/service/validation.h"
 
 namespace mancala::web {
 
-using json_output::category;
 using json_output::move_json;
-using json_output::move_letters_json;
 
 namespace {
 
@@ -51,43 +52,13 @@ Position parse_start(const Rules& rules, const std::string& text) {
   return *position;
 }
 
-std::string legal_letters(const Game& game) {
-  std::string out;
-  for (Move m : game.legal_moves()) {
-    if (!out.empty()) out += ' ';
-    out += move_letter(game.position().side_to_move, m);
-  }
-  return out.empty() ? "none: the game is over" : out;
-}
-
-// A game replayed from its start through `moves` (letters, optionally separated by spaces or
-// commas), keeping the position before each move. Errors are the texts of `mancala apply`.
-struct Replay {
-  Game game;
-  std::vector<Position> before;  // the position before each move played
-};
+// A game replayed from its start through `moves` (tools/service/move_text.h); a problem is a 400
+// naming the moves.
+using service::Replay;
 
 Replay replay(const Rules& rules, const Position& start, const std::string& moves, int max_moves) {
-  Replay r{Game(rules, start), {}};
-  int number = 0;
-  for (char c : moves) {
-    if (c == ' ' || c == ',') continue;
-    const std::string letter(1, c);
-    if (!std::isalpha(static_cast<unsigned char>(c)))
-      bad("moves",
-          "'" + letter + "' is not a move letter (moves are letters such as CFbe or C,F,b,e)");
-    if (++number > max_moves) bad("moves", "more than " + std::to_string(max_moves) + " moves");
-    const Position now = r.game.position();
-    if (r.game.is_over())
-      bad("moves", "move " + std::to_string(number) + " '" + letter +
-                       "': the game is already over in " + to_string(now));
-    Expected<Move> move = parse_move_letter(now, letter);
-    if (!move || !r.game.play(*move))
-      bad("moves", "move " + std::to_string(number) + " '" + letter + "' is illegal in " +
-                       to_string(now) + (move ? "" : " (" + move.error() + ")") +
-                       "; legal moves: " + legal_letters(r.game));
-    r.before.push_back(now);
-  }
+  Replay r = service::replay_moves(rules, start, moves, max_moves);
+  if (!r.ok()) bad("moves", r.message);
   return r;
 }
 
@@ -152,42 +123,26 @@ void require_not_over(const Replay& r, bool moves_given) {
     bad(moves_given ? "moves" : "position", to_string(r.game.position()) + ": the game is over");
 }
 
-// The mover's final store difference that a table value predicts.
-int score_of(const Position& p, int value) {
-  return p.mover_lead() + value;
-}
-
-// A line of best moves from the tables after `first` (at most `plies` sowings; Oware can cycle).
-std::vector<Move> table_line(const Rules& rules, const db::TableValues& tables, const Position& p,
-                             Move first, int plies) {
-  std::vector<Move> line{first};
-  Position q = apply_move(rules, p, first);
-  while (static_cast<int>(line.size()) < plies) {
-    const db::TableAnswer next = db::value_every_move(rules, tables, q);
-    if (!next.ok() || next.moves.empty()) break;
-    const Move best = db::best_first(next.moves).front().move;
-    line.push_back(best);
-    q = apply_move(rules, q, best);
-  }
-  return line;
-}
-
-Json kind_json(const char* kind, const char* name, const Rules& default_rules, int min_houses,
-               int max_houses, int max_seeds,
-               std::vector<std::pair<const char*, const char*>> variants,
-               const Json& tables_found) {
+// A kind of game in the catalogue: sizes and variants from the rule book's one table
+// (solver/rules/rules.h, game_forms), and the tables found for it.
+Json kind_json(const GameForm& form, const std::vector<service::TablesFound>& found) {
+  const Rules default_rules = rules_of_form(form.kind, form.default_houses, form.default_seeds, 0);
   Json variant_list = Json::array();
-  for (const auto& [variant, option] : variants)
-    variant_list.push_back(Json{{"name", variant}, {"option", option}});
+  for (int v = 0; v < form.variant_count; ++v)
+    variant_list.push_back(
+        Json{{"name", form.variants[v].name}, {"option", form.variants[v].option}});
   Json tables = Json::array();
-  for (const Json& t : tables_found)
-    if (t["table"].get<std::string>().rfind(kind, 0) == 0) tables.push_back(t);
+  for (const service::TablesFound& t : found)
+    if (t.table.rfind(kind_name(form.kind), 0) == 0)
+      tables.push_back(Json{{"table", t.table}, {"max_seeds", t.max_seeds}});
   return Json{
-      {"kind", kind},
-      {"name", name},
+      {"kind", kind_name(form.kind)},
+      {"name", form.title},
       {"default", default_rules.name()},
-      {"houses", {{"min", min_houses}, {"max", max_houses}, {"default", default_rules.houses}}},
-      {"seeds", {{"min", 1}, {"max", max_seeds}, {"default", default_rules.seeds}}},
+      {"houses",
+       {{"min", form.min_houses}, {"max", form.max_houses}, {"default", form.default_houses}}},
+      {"seeds",
+       {{"min", form.min_seeds}, {"max", form.max_seeds}, {"default", form.default_seeds}}},
       {"variants", std::move(variant_list)},
       {"tables", std::move(tables)}};
 }
@@ -197,30 +152,14 @@ Json kind_json(const char* kind, const char* name, const Rules& default_rules, i
 WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
                const db::ProbeFailureHandler& on_probe_failure)
     : limits_(limits),
-      database_dir_(database_dir.empty() ? db::default_database_directory() : database_dir),
+      shelf_(database_dir, on_probe_failure),
       tables_found_(Json::array()),
       seed_counter_(
           static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {
-  std::vector<Rules> table_games;
-  for (int h = 1; h <= 6; ++h)
-    for (bool empty_capture : {false, true})
-      table_games.push_back(Rules::kalah(h, 4, empty_capture));
-  for (OwareRuleSet set :
-       {OwareRuleSet::Abapa, OwareRuleSet::GrandSlamCaptures, OwareRuleSet::Awari})
-    table_games.push_back(Rules::oware(4, set));
-  for (const Rules& rules : table_games) {
-    Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(database_dir_, rules);
-    // Each problem once (an unreadable database directory fails every game alike).
-    const std::string problem = !set ? set.error() : (*set)->gap_warning();
-    if (!problem.empty() &&
-        std::find(table_warnings_.begin(), table_warnings_.end(), problem) == table_warnings_.end())
-      table_warnings_.push_back(problem);
-    if (!set) continue;
-    if ((*set)->max_seeds() < 0) continue;
-    tables_found_.push_back(
-        Json{{"table", rules.table_name()}, {"max_seeds", (*set)->max_seeds()}});
-    tables_[rules.table_name()] = std::make_unique<db::TableValues>(*set, on_probe_failure);
-  }
+  for (const service::TablesFound& t : shelf_.found())
+    tables_found_.push_back(Json{{"table", t.table}, {"max_seeds", t.max_seeds}});
+  Json kinds = Json::array();
+  for (const GameForm& form : game_forms()) kinds.push_back(kind_json(form, shelf_.found()));
   Json levels = Json::array();
   const char* level_names[] = {"random",         "greedy",       "search 2 plies",
                                "search 8 plies", "timed search", "Pro"};
@@ -230,17 +169,7 @@ WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
     levels.push_back(std::move(entry));
   }
   games_ = Json{{"version", 1},
-                {"games",
-                 {kind_json("kalah", "Kalah", Rules::kalah(), 1, kMaxHouses, 12,
-                            {{"standard", ""}, {"empty-capture", "empty-capture"}}, tables_found_),
-                  kind_json("oware", "Oware", Rules::oware(), 6, 6, 6,
-                            {{"abapa", "abapa"},
-                             {"grand-slam-captures", "grand-slam-captures"},
-                             {"awari", "awari"}},
-                            tables_found_),
-                  kind_json("congkak", "Congkak", Rules::congkak(), 3, 9, 10,
-                            {{"standard", ""}, {"no-capture-first-lap", "no-capture-first-lap"}},
-                            tables_found_)}},
+                {"games", std::move(kinds)},
                 {"levels", std::move(levels)},
                 {"limits",
                  {{"move_seconds", limits_.move_seconds},
@@ -257,9 +186,7 @@ ApiReply WebApi::error(int status, const std::string& message, const std::string
 }
 
 const db::TableValues* WebApi::tables_for(const Rules& rules) const {
-  if (!table_rules_for(rules)) return nullptr;
-  const auto it = tables_.find(rules.table_name());
-  return it == tables_.end() ? nullptr : it->second.get();
+  return shelf_.values_for(rules);
 }
 
 namespace {
@@ -311,10 +238,11 @@ ApiReply WebApi::tables(const Params& params) const {
     const db::TableValues* tables = tables_for(rules);
     if (!tables) {
       const Expected<Rules> table_rules = table_rules_for(rules);
-      return error(404, table_rules ? "no " + rules.table_name() + " tables in " + database_dir_ +
-                                          " (build them with: mancala db build " + rules.name() +
-                                          " --max-seeds 16)"
-                                    : table_rules.error());
+      return error(404, table_rules
+                            ? "no " + rules.table_name() + " tables in " + shelf_.directory() +
+                                  " (build them with: mancala db build " + rules.name() +
+                                  " --max-seeds 16)"
+                            : table_rules.error());
     }
     db::TableAnswer a = db::value_every_move(rules, *tables, p);
     if (a.status == db::ProbeStatus::NotCovered) return error(404, a.message);
@@ -388,75 +316,28 @@ ApiPlan WebApi::move(const std::string& body_text) const {
 
 ApiPlan WebApi::analyse(const Params& params) const {
   return answer([&] {
-    double seconds = std::min(2.0, limits_.analyse_seconds);
+    service::AnalysisLimits limits;
+    limits.seconds = std::min(2.0, limits_.analyse_seconds);
     if (const std::string text = param(params, "time"); !text.empty()) {
-      char* end = nullptr;
-      errno = 0;
-      const double t = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end != '\0' || errno != 0 || !std::isfinite(t) || t <= 0)
-        bad("time", "time must be a positive number of seconds");
-      seconds = std::min(t, limits_.analyse_seconds);
+      const Expected<double> t = service::read_number(text, 0, service::kMaxSeconds, true);
+      if (!t) bad("time", "time must be a positive number of seconds");
+      limits.seconds = std::min(*t, limits_.analyse_seconds);
+    }
+    if (const std::string text = param(params, "depth"); !text.empty()) {
+      const Expected<int64_t> depth = service::read_integer(text, 1, service::kMaxAnalysisDepth);
+      if (!depth) bad("depth", "depth " + depth.error());
+      limits.depth = static_cast<int>(*depth);
+      limits.max_seconds =
+          limits_.analyse_seconds;  // a depth is reached within the cap or not at all
     }
     auto r = std::make_shared<Replay>(request_game(params, limits_.max_moves));
     require_not_over(*r, !param(params, "moves").empty());
     const db::TableValues* tables = tables_for(r->game.rules());
-    auto work = [r, tables, seconds]() {
+    auto work = [r, tables, limits]() {
       const Rules& rules = r->game.rules();
       const Position p = r->game.position();
-      const MoveList legal = r->game.legal_moves();
-      struct Scored {
-        Move move;
-        int score;
-        bool exact;
-        std::vector<Move> line;
-      };
-      std::vector<Scored> scored;
-      std::string source = "search";
-      const db::TableAnswer a =
-          tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
-      if (a.ok()) {
-        source = "tables";
-        for (const db::TableMoveValue& m : a.moves)
-          scored.push_back(
-              {m.move, score_of(p, m.value), true, table_line(rules, *tables, p, m.move, 24)});
-      } else {
-        // Each move is searched for its share of the time; a proven score is exact.
-        Search search(rules, 32, tables);
-        SearchLimits limits;
-        limits.max_seconds = seconds / legal.size();
-        for (Move m : legal) {
-          const Position child = apply_move(rules, p, m);
-          Scored s{m, 0, true, {m}};
-          if (generate_moves(rules, child).empty()) {
-            const Outcome end = final_outcome(rules, child);
-            s.score = p.side_to_move == Side::South ? end.difference() : -end.difference();
-          } else {
-            const SearchResult result = search.run(child, limits);
-            s.score = child.side_to_move == p.side_to_move ? result.score : -result.score;
-            s.exact = result.proven;
-            s.line.insert(s.line.end(), result.pv.begin(), result.pv.end());
-          }
-          scored.push_back(std::move(s));
-        }
-      }
-      std::stable_sort(scored.begin(), scored.end(),
-                       [](const Scored& x, const Scored& y) { return x.score > y.score; });
-      Json moves = Json::array(), best = Json::array();
-      for (const Scored& s : scored) {
-        const std::string letter(1, move_letter(p.side_to_move, s.move));
-        Json entry{{"move", letter}, {"score", s.score}, {"exact", s.exact}};
-        if (s.exact) entry["category"] = category(s.score);
-        entry["line"] = move_letters_json(rules, p, s.line);
-        moves.push_back(std::move(entry));
-        if (s.score == scored.front().score) best.push_back(letter);
-      }
-      return ApiReply{200, Json{{"game", rules.name()},
-                                {"position", to_string(p)},
-                                {"side_to_move", side_name(p.side_to_move)},
-                                {"source", source},
-                                {"seconds", source == "tables" ? 0.0 : seconds},
-                                {"moves", std::move(moves)},
-                                {"best", std::move(best)}}};
+      return ApiReply{
+          200, json_output::analysis_json(rules, p, service::analyse(rules, p, limits, tables))};
     };
     return ApiPlan{{}, work};
   });

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "db/table_values.h"
+#include "tools/service/catalogue.h"
 #include "tools/service/json_output.h"
 
 namespace mancala::web {
@@ -54,7 +55,7 @@ class WebApi {
   const Json& tables_found() const { return tables_found_; }
   // What is wrong with the tables on disk: a directory that cannot be read, a layer missing
   // below the highest (the server goes on without them, or without the layers above the gap).
-  const std::vector<std::string>& table_warnings() const { return table_warnings_; }
+  const std::vector<std::string>& table_warnings() const { return shelf_.warnings(); }
 
   ApiReply games() const;                                // GET  /api/v1/games
   ApiReply position(const Params& params) const;         // GET  /api/v1/position
@@ -72,10 +73,8 @@ class WebApi {
   const db::TableValues* tables_for(const Rules& rules) const;
 
   ApiLimits limits_;
-  std::string database_dir_;
-  std::map<std::string, std::unique_ptr<db::TableValues>> tables_;  // by table name
+  service::TableShelf shelf_;
   Json tables_found_;
-  std::vector<std::string> table_warnings_;
   Json games_;
   mutable std::atomic<uint64_t> seed_counter_;
 };

@@ -1,5 +1,6 @@
-// The web app's files (tools/http/web/), compiled into the binary: tools/http/embed_web_assets.cmake turns
-// each file into a byte array with its MIME type at build time, so the server never reads a file.
+// The web app's files (tools/http/web/), compiled into the binary:
+// tools/http/embed_web_assets.cmake turns each file into a byte array with its MIME type at build
+// time, so the server never reads a file.
 #pragma once
 
 #include <span>

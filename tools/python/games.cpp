@@ -13,6 +13,7 @@
 #include "solver/rules/perft.h"
 #include "solver/rules/record.h"
 #include "tools/python/bindings.h"
+#include "tools/service/move_text.h"
 
 namespace mancala::python {
 
@@ -47,12 +48,6 @@ struct RecordObject {
   std::vector<std::pair<std::string, std::string>> tags;
   Game match;
 };
-
-std::vector<std::string> legal_letters(const Rules& rules, const Position& p) {
-  std::vector<std::string> out;
-  for (Move m : generate_moves(rules, p)) out.push_back(letter(p.side_to_move, m));
-  return out;
-}
 
 MoveResult play_move(const Rules& rules, const Position& p, Move m) {
   MoveEffect effect;
@@ -226,7 +221,9 @@ history (for the Oware repetition rule, records and the computer levels).)doc")
           "must add up to the game's.")
       .def(
           "legal_moves",
-          [](const Rules& r, py::handle p) { return legal_letters(r, position_argument(r, p)); },
+          [](const Rules& r, py::handle p) {
+            return service::legal_move_letters(r, position_argument(r, p));
+          },
           py::arg("position"), "The letters of the legal moves, in house order; [] once over.")
       .def(
           "apply",
@@ -295,12 +292,7 @@ Oware repetition rule (a position seen a third time ends the game) lives here, n
           },
           "Every position from the start to now.")
       .def(
-          "legal_moves",
-          [](const Game& g) {
-            std::vector<std::string> out;
-            for (Move mv : g.legal_moves()) out.push_back(letter(g.position().side_to_move, mv));
-            return out;
-          },
+          "legal_moves", [](const Game& g) { return service::legal_move_letters(g); },
           "The legal moves now, as letters; [] once the game is over (repetition included).")
       .def(
           "play",

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "tools/python/bindings.h"
+#include "tools/service/move_text.h"
 
 namespace mancala::python {
 
@@ -43,17 +44,6 @@ std::string letter(Side mover, Move move) {
   return std::string(1, move_letter(mover, move));
 }
 
-namespace {
-
-std::string legal_letters_joined(const Rules& rules, const Position& p) {
-  std::string out;
-  for (Move m : generate_moves(rules, p))
-    out += (out.empty() ? "" : " ") + letter(p.side_to_move, m);
-  return out.empty() ? "none: the game is over" : out;
-}
-
-}  // namespace
-
 Move move_argument(const Rules& rules, const Position& position, py::handle move) {
   const MoveList legal = generate_moves(rules, position);
   std::string text;
@@ -63,7 +53,7 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
     const Expected<Move> parsed = parse_move_letter(position, text);
     if (!parsed)
       throw py::value_error(parsed.error() +
-                            "; legal moves: " + legal_letters_joined(rules, position));
+                            "; legal moves: " + service::legal_moves_text(rules, position));
     m = *parsed;
   } else if (py::isinstance<py::int_>(move) && !py::isinstance<py::bool_>(move)) {
     const long index = move.cast<long>();
@@ -77,20 +67,13 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
   }
   if (!legal.contains(m))
     throw py::value_error("move '" + text + "' is illegal in " + to_string(position) +
-                          "; legal moves: " + legal_letters_joined(rules, position));
+                          "; legal moves: " + service::legal_moves_text(rules, position));
   return m;
 }
 
 std::vector<std::string> move_letters(const Rules& rules, const Position& from,
                                       const std::vector<Move>& line) {
-  std::vector<std::string> out;
-  Position p = from;
-  for (Move m : line) {
-    if (!generate_moves(rules, p).contains(m)) break;
-    out.push_back(letter(p.side_to_move, m));
-    p = apply_move(rules, p, m);
-  }
-  return out;
+  return service::line_letters(rules, from, line);
 }
 
 }  // namespace mancala::python

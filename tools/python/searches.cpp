@@ -15,6 +15,8 @@
 #include "solver/search/solve.h"
 #include "tools/python/bindings.h"
 #include "tools/python/tables.h"
+#include "tools/service/analysis.h"
+#include "tools/service/validation.h"
 
 namespace mancala::python {
 
@@ -42,6 +44,21 @@ std::unique_lock<std::mutex> claim(std::mutex& busy, const char* what) {
   return lock;
 }
 
+// A time limit from Python: finite, above 0, at most a year (NaN and infinities refused).
+double seconds_argument(double seconds, const char* name = "seconds") {
+  const Expected<double> checked = service::check_seconds(seconds);
+  if (!checked) throw py::value_error(std::string(name) + " " + checked.error());
+  return *checked;
+}
+
+// Megabytes of a transposition table: at least 1, at most the machine's memory (its bytes
+// computed without overflow).
+size_t megabytes_argument(uint64_t megabytes) {
+  const Expected<uint64_t> bytes = service::megabytes_to_bytes(megabytes);
+  if (!bytes) throw py::value_error("hash_mb " + bytes.error());
+  return static_cast<size_t>(megabytes);
+}
+
 struct SearchResultObject {
   std::string best;
   int score = 0;
@@ -56,7 +73,8 @@ class SearchObject {
  public:
   SearchObject(const Rules& rules, size_t megabytes, std::shared_ptr<TablesObject> tables)
       : tables_(std::move(tables)),
-        search_(std::make_unique<Search>(rules, megabytes, exact_values(tables_, rules))) {}
+        search_(std::make_unique<Search>(rules, megabytes_argument(megabytes),
+                                         exact_values(tables_, rules))) {}
 
   SearchResultObject run(py::handle position, std::optional<int> depth,
                          std::optional<uint64_t> nodes, std::optional<double> seconds) {
@@ -75,8 +93,7 @@ class SearchObject {
       limits.max_nodes = *nodes;
     }
     if (seconds) {
-      if (*seconds <= 0) throw py::value_error("seconds must be positive");
-      limits.max_seconds = *seconds;
+      limits.max_seconds = seconds_argument(*seconds);
     }
     const std::unique_lock<std::mutex> lock = claim(busy_, "Search");
     SearchResult r;
@@ -119,13 +136,10 @@ SolveResultObject solve(py::handle game, py::handle position, std::optional<doub
   const Position p =
       position.is_none() ? start_position(rules) : position_argument(rules, position);
   require_moves(rules, p);
-  if (hash_megabytes < 1) throw py::value_error("hash_mb must be at least 1");
+  megabytes_argument(hash_megabytes);
   if (threads < 1) throw py::value_error("threads must be at least 1");
   SolveLimits limits;
-  if (seconds) {
-    if (*seconds <= 0) throw py::value_error("seconds must be positive");
-    limits.max_seconds = *seconds;
-  }
+  if (seconds) limits.max_seconds = seconds_argument(*seconds);
   if (nodes) {
     if (*nodes < 1) throw py::value_error("nodes must be at least 1");
     limits.max_nodes = *nodes;
@@ -141,6 +155,55 @@ SolveResultObject solve(py::handle game, py::handle position, std::optional<doub
                         {},       r.nodes, r.seconds, r.value_seconds};
   for (Move m : r.best) out.best.push_back(letter(p.side_to_move, m));
   out.pv = move_letters(rules, p, r.pv);
+  return out;
+}
+
+struct MoveAnalysisObject {
+  std::string move;
+  int score = 0;
+  bool exact = false;
+  std::string provenance;
+  int depth = 0;
+  std::vector<std::string> line;
+};
+
+struct AnalysisObject {
+  std::vector<MoveAnalysisObject> moves;
+  std::vector<std::string> best;
+  bool from_tables = false;
+  uint64_t nodes = 0;
+};
+
+AnalysisObject analyse(py::handle game, py::handle position,
+                       const std::shared_ptr<TablesObject>& tables, std::optional<double> seconds,
+                       std::optional<int> depth) {
+  const Rules rules = rules_argument(game);
+  const Position p =
+      position.is_none() ? start_position(rules) : position_argument(rules, position);
+  require_moves(rules, p);
+  service::AnalysisLimits limits;
+  if (seconds) limits.seconds = seconds_argument(*seconds);
+  if (depth) {
+    if (*depth < 1 || *depth > service::kMaxAnalysisDepth)
+      throw py::value_error("depth must be from 1 to " +
+                            std::to_string(service::kMaxAnalysisDepth));
+    limits.depth = *depth;
+  }
+  const ExactValues* endgame = exact_values(tables, rules);
+  service::Analysis a;
+  {
+    py::gil_scoped_release release;
+    a = service::analyse(rules, p, limits, endgame ? tables->values.get() : nullptr);
+  }
+  AnalysisObject out;
+  out.from_tables = a.from_tables;
+  out.nodes = a.nodes;
+  for (const service::MoveAnalysis& m : a.moves) {
+    out.moves.push_back({letter(p.side_to_move, m.move), m.score, m.exact(),
+                         service::provenance_name(m.provenance), m.depth,
+                         move_letters(rules, p, m.line)});
+    if (m.score == a.best().score) out.best.push_back(out.moves.back().move);
+  }
   return out;
 }
 
@@ -263,6 +326,40 @@ move and a line. `seconds` or `nodes` stop it early with the bounds proven so fa
 `tables` (a Tables) ends lines where the endgame tables know the value; `hash_mb` sizes the
 transposition table, `threads` the threads that search together. Releases the GIL.)doc");
 
+  py::class_<MoveAnalysisObject>(m, "MoveAnalysis", "One move of an analysis.")
+      .def_readonly("move", &MoveAnalysisObject::move, "The move, a letter.")
+      .def_readonly("score", &MoveAnalysisObject::score,
+                    "The predicted final store difference for the mover after this move.")
+      .def_readonly("exact", &MoveAnalysisObject::exact, "The score is the exact value.")
+      .def_readonly("provenance", &MoveAnalysisObject::provenance,
+                    "'tables' (exact, from the endgame tables), 'proven' (exact, proven by the "
+                    "solver or a search to the end) or 'estimate' (a search's, at `depth`).")
+      .def_readonly("depth", &MoveAnalysisObject::depth, "Plies behind an estimate; 0 if exact.")
+      .def_readonly("line", &MoveAnalysisObject::line, "This move, then the expected play.")
+      .def("__repr__", [](const MoveAnalysisObject& a) {
+        return "MoveAnalysis(move='" + a.move + "', score=" + std::to_string(a.score) +
+               ", provenance='" + a.provenance + "')";
+      });
+  py::class_<AnalysisObject>(m, "Analysis", "Every legal move of a position valued (analyse).")
+      .def_readonly("moves", &AnalysisObject::moves, "Every legal move, best first.")
+      .def_readonly("best", &AnalysisObject::best, "The moves of the best score, as letters.")
+      .def_readonly("from_tables", &AnalysisObject::from_tables)
+      .def_readonly("nodes", &AnalysisObject::nodes)
+      .def("__repr__", [](const AnalysisObject& a) {
+        return "Analysis(best=" + (a.moves.empty() ? std::string("?") : a.moves.front().move) +
+               ", score=" +
+               (a.moves.empty() ? std::string("?") : std::to_string(a.moves.front().score)) +
+               ", moves=" + std::to_string(a.moves.size()) + ")";
+      });
+  m.def("analyse", &analyse, py::arg("game"), py::arg("position") = py::none(),
+        py::arg("tables") = nullptr, py::arg("seconds") = py::none(), py::arg("depth") = py::none(),
+        R"doc(
+Every legal move of `position` (default: the start) of `game` with its score and where the score
+comes from, best first: the same analysis as `mancala analyse` and the HTTP API's /analyse. From
+`tables` (a Tables) when they hold the position; otherwise each move is solved within a share of the
+time and searched with the rest (`seconds` for the whole analysis, default 2), or searched to
+`depth` plies (the same answer on every machine). Releases the GIL.)doc");
+
   py::class_<ThinkingObject>(m, "Thinking", "A computer player's move and what it thought.")
       .def_readonly("move", &ThinkingObject::move, "The chosen move, a letter.")
       .def_readonly("depth", &ThinkingObject::depth)
@@ -286,7 +383,8 @@ Player for a whole game: the Pro level keeps what it proved.)doc")
                        std::shared_ptr<TablesObject> tables, size_t hash_mb) {
              if (level < kMinLevel || level > kMaxLevel)
                throw py::value_error("level must be from 1 to 6, not " + std::to_string(level));
-             if (seconds <= 0) throw py::value_error("seconds must be positive");
+             seconds_argument(seconds);
+             megabytes_argument(hash_mb);
              PlayerOptions options;
              options.level = level;
              options.seed = seed;

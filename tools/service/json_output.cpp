@@ -1,5 +1,7 @@
 #include "tools/service/json_output.h"
 
+#include "tools/service/move_text.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -66,14 +68,41 @@ Json outcome_json(const Outcome& outcome, bool repetition) {
 }
 
 Json move_letters_json(const Rules& rules, const Position& from, const std::vector<Move>& line) {
-  Json letters = Json::array();
-  Position p = from;
-  for (Move m : line) {
-    if (!generate_moves(rules, p).contains(m)) break;
-    letters.push_back(std::string(1, move_letter(p.side_to_move, m)));
-    p = apply_move(rules, p, m);
+  return Json(service::line_letters(rules, from, line));
+}
+
+Json analysis_json(const Rules& rules, const Position& p, const service::Analysis& analysis) {
+  Json moves = Json::array(), best = Json::array();
+  const service::MoveAnalysis& top = analysis.best();
+  for (const service::MoveAnalysis& m : analysis.moves) {
+    const std::string letter(1, move_letter(p.side_to_move, m.move));
+    Json entry{{"move", letter},
+               {"score", m.score},
+               {"exact", m.exact()},
+               {"provenance", service::provenance_name(m.provenance)}};
+    if (m.exact())
+      entry["category"] = category(m.score);
+    else
+      entry["depth"] = m.depth;
+    entry["line"] = move_letters_json(rules, p, m.line);
+    moves.push_back(std::move(entry));
+    if (m.score == top.score) best.push_back(letter);
   }
-  return letters;
+  Json out{{"game", rules.name()},
+           {"position", to_string(p)},
+           {"side_to_move", side_name(p.side_to_move)},
+           {"source", analysis.from_tables ? "tables" : "search"},
+           {"seconds", analysis.seconds},
+           {"score", top.score},
+           {"exact", top.exact()},
+           {"provenance", service::provenance_name(top.provenance)},
+           {"moves", std::move(moves)},
+           {"best", std::move(best)},
+           {"line", move_letters_json(rules, p, top.line)}};
+  out["tables"] = analysis.tables_max_seeds >= 0 ? Json{{"max_seeds", analysis.tables_max_seeds},
+                                                        {"failed_probes", analysis.failed_probes}}
+                                                 : Json(nullptr);
+  return out;
 }
 
 Json move_json(const Rules& rules, const Position& before, Move move, bool ended_by_repetition) {

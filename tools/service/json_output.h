@@ -14,6 +14,7 @@
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
 #include "solver/search/players.h"
+#include "tools/service/analysis.h"
 
 namespace mancala::json_output {
 
@@ -41,6 +42,11 @@ Json board_json(const Position& position);
 Json outcome_json(const Outcome& outcome, bool repetition);
 // The letters of a line of moves from `from`, one per sowing: ["C", "F", "b"].
 Json move_letters_json(const Rules& rules, const Position& from, const std::vector<Move>& line);
+
+// An analysis (tools/service/analysis.h), as `mancala analyse --json` and the HTTP API's
+// /api/v1/analyse answer it: the verdict (score, exact, provenance, line) and every move best
+// first with its score, provenance, category (exact values) or depth (estimates) and line.
+Json analysis_json(const Rules& rules, const Position& p, const service::Analysis& analysis);
 
 // A move from `before`, seed by seed (solver/sowing_trace.h): its letter and side, the position
 // after it, extra turn, captures (amount and slots), grand slam, whether it ended the game

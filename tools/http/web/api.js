@@ -50,8 +50,6 @@ export const api = {
   // played: "all", "last" or "none": which of the moves to describe seed by seed.
   position: (game, start, moves, played = 'none') =>
     call(`/api/v1/position?${query({game, position: start, moves: moves.join(''), played})}`),
-  tables: (game, start, moves) =>
-    call(`/api/v1/tables?${query({game, position: start, moves: moves.join('')})}`),
   analyse: (game, start, moves, time) =>
     call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`),
   move: (game, start, moves, level) =>

@@ -291,7 +291,12 @@ function render() {
   const message = $('message');
   message.textContent = state.message ? state.message.text : '';
   message.classList.toggle('notice', !!(state.message && state.message.notice));
-  $('hint-text').textContent = state.hint ? state.hint.text : '';
+  const hintText = $('hint-text');
+  hintText.textContent = state.hint ? state.hint.text : '';
+  // The hint's move and value in attributes, for the browser tests.
+  hintText.dataset.move = state.hint && state.hint.letter ? state.hint.letter : '';
+  hintText.dataset.score = state.hint && state.hint.letter ? state.hint.score : '';
+  hintText.dataset.provenance = state.hint && state.hint.letter ? state.hint.provenance : '';
   const idle = !state.busy;
   $('undo').disabled = !idle || state.moves.length === 0;
   $('hint').disabled = !idle || view.game_over || !isHumanTurn();
@@ -506,6 +511,25 @@ async function undo() {
   await showGame(state.game, state.start, moves);
 }
 
+// One analysis per position, asked once and shared by the hint and the analysis panel, so the two
+// always show the same answer (the server computes it in one place: /api/v1/analyse). The latest
+// few positions are kept; a failed request is forgotten so that it can be asked again.
+const analyses = new Map();  // "game|start|moves" -> promise of the analysis
+const ANALYSES_KEPT = 8;
+
+function analysisOf(game, start, moves) {
+  const key = `${game}|${start || ''}|${moves.join('')}`;
+  let found = analyses.get(key);
+  if (!found) {
+    found = api.analyse(game, start, moves, ANALYSIS_SECONDS);
+    found.catch(() => analyses.delete(key));
+    analyses.set(key, found);
+    if (analyses.size > ANALYSES_KEPT) analyses.delete(analyses.keys().next().value);
+  }
+  return found;
+}
+
+// The hint is the analysis's best move, with its value: exact (tables or proven) or an estimate.
 async function hint() {
   if (state.busy || !isHumanTurn()) return;
   const token = state.token;
@@ -514,25 +538,14 @@ async function hint() {
   state.busy = true;
   render();
   try {
-    let found;
-    try {
-      const tables = await api.tables(state.game, state.start, state.moves);
-      const best = tables.moves[0];
-      found = {letter: best.move,
-               text: t('hint.exact', {move: best.move, player, outcome: outcomeText(best.score)})};
-    } catch (error) {
-      if (error.status !== 404) throw error;
-      // Outside the tables: the strongest level's move, exact when its search or solver proved it.
-      const reply = await api.move(state.game, state.start, state.moves, 6);
-      const k = reply.thinking;
-      found = {letter: reply.move,
-               text: k.exact ? t('hint.exact', {move: reply.move, player,
-                                                outcome: outcomeText(k.score)})
-                             : t('hint.estimate', {move: reply.move, player,
-                                                   score: signed(k.score)})};
-    }
+    const data = await analysisOf(state.game, state.start, state.moves);
     if (token !== state.token) return;
-    state.hint = found;
+    const best = data.moves[0];
+    state.hint = {letter: best.move, score: best.score, provenance: best.provenance,
+                  text: best.exact ? t('hint.exact', {move: best.move, player,
+                                                      outcome: outcomeText(best.score)})
+                                   : t('hint.estimate', {move: best.move, player,
+                                                         score: signed(best.score)})};
   } catch (error) {
     if (token !== state.token) return;
     state.hint = null;
@@ -553,7 +566,7 @@ async function refreshAnalysis() {
   state.analysis = {status: 'working'};
   renderAnalysis();
   try {
-    const data = await api.analyse(state.game, state.start, state.moves, ANALYSIS_SECONDS);
+    const data = await analysisOf(state.game, state.start, state.moves);
     if (token !== state.analysisToken) return;
     state.analysis = {status: 'done', data};
   } catch (error) {

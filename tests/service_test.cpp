@@ -1,0 +1,174 @@
+// The service layer every door stands on (tools/service/): the checks of values from outside, move
+// letters and replays, the catalogue, and the one analysis.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "solver/rules/moves.h"
+#include "solver/rules/rules.h"
+#include "tools/service/analysis.h"
+#include "tools/service/catalogue.h"
+#include "tools/service/move_text.h"
+#include "tools/service/validation.h"
+
+namespace mancala::service {
+namespace {
+
+Rules rules_of(const char* game) {
+  return *parse_rules(game);
+}
+
+TEST(Validation, IntegersAreDecimalDigitsWithinTheRange) {
+  EXPECT_EQ(*read_integer("42", 1, 100), 42);
+  EXPECT_EQ(*read_integer("-3", -5, 5), -3);
+  EXPECT_FALSE(read_integer("101", 1, 100));
+  EXPECT_FALSE(read_integer("4x", 1, 100));
+  EXPECT_FALSE(read_integer("", 1, 100));
+  EXPECT_FALSE(read_integer(" 4", 1, 100));
+  EXPECT_FALSE(read_integer("0x10", 0, 100));
+  // Too large for 64 bits is out of range, not a wrapped-around number.
+  const Expected<int64_t> huge = read_integer("99999999999999999999", 0, 100);
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().find("must be from 0 to 100"), std::string::npos) << huge.error();
+  EXPECT_FALSE(read_unsigned("-1", 0, 100));
+}
+
+TEST(Validation, NumbersRefuseNanInfinityAndHexadecimal) {
+  EXPECT_DOUBLE_EQ(*read_number("1.5", 0, 10), 1.5);
+  EXPECT_DOUBLE_EQ(*read_number("2e-1", 0, 10), 0.2);
+  for (const char* text : {"nan", "NaN", "inf", "-inf", "infinity", "0x1p3", "1e999", "", "1.5s"})
+    EXPECT_FALSE(read_number(text, -1e300, 1e300)) << text;
+  EXPECT_FALSE(read_number("0", 0, 10, true));
+}
+
+TEST(Validation, SecondsMustBeFinitePositiveAndAtMostAYear) {
+  EXPECT_DOUBLE_EQ(*check_seconds(0.5), 0.5);
+  EXPECT_FALSE(check_seconds(0));
+  EXPECT_FALSE(check_seconds(-1));
+  EXPECT_FALSE(check_seconds(std::nan("")));
+  EXPECT_FALSE(check_seconds(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(check_seconds(kMaxSeconds * 2));
+}
+
+TEST(Validation, MegabytesAreCappedAtTheMachinesMemoryWithoutOverflow) {
+  EXPECT_EQ(*megabytes_to_bytes(16), uint64_t{16} << 20);
+  EXPECT_FALSE(megabytes_to_bytes(0));
+  // 2^60 MB would overflow 64 bits as bytes: refused as more than the machine has.
+  EXPECT_FALSE(megabytes_to_bytes(uint64_t{1} << 60));
+  EXPECT_FALSE(megabytes_to_bytes(std::numeric_limits<uint64_t>::max()));
+  EXPECT_FALSE(megabytes_to_bytes((machine_memory_bytes() >> 20) + 1));
+}
+
+TEST(Validation, PathsAndTextsRefuseNulBytesAndExcessLength) {
+  EXPECT_EQ(*check_path("/tmp/db"), "/tmp/db");
+  EXPECT_FALSE(check_path(""));
+  EXPECT_FALSE(check_path(std::string("/tmp/a\0b", 8)));
+  EXPECT_FALSE(check_path(std::string(kMaxPathBytes + 1, 'a')));
+  EXPECT_EQ(*check_text("Ann", 10), "Ann");
+  EXPECT_FALSE(check_text(std::string("A\0n", 3), 10));
+  EXPECT_FALSE(check_text("0123456789A", 10));
+}
+
+TEST(MoveText, LegalLettersAreInHouseOrderAndNoneOnceOver) {
+  const Rules kalah = rules_of("kalah");
+  const Position start = start_position(kalah);
+  EXPECT_EQ(legal_move_letters(kalah, start),
+            (std::vector<std::string>{"A", "B", "C", "D", "E", "F"}));
+  EXPECT_EQ(legal_moves_text(kalah, start), "A B C D E F");
+  const Position over = *parse_position(kalah, "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S");
+  EXPECT_TRUE(legal_move_letters(kalah, over).empty());
+  EXPECT_EQ(legal_moves_text(kalah, over), "none: the game is over");
+}
+
+TEST(MoveText, LinesGroupTurnsAndStopAtAnIllegalMove) {
+  const Rules kalah = rules_of("kalah");
+  const Position start = start_position(kalah);
+  // C earns an extra turn (its last seed lands in the store): C and F are one turn.
+  const std::vector<Move> line{2, 5, 1};
+  EXPECT_EQ(line_by_turns(kalah, start, line), "CF b");
+  EXPECT_EQ(line_word(kalah, start, line), "CFb");
+  // From the start, a second C (house 2, now empty after C) is illegal: the line stops there.
+  EXPECT_EQ(line_letters(kalah, start, {2, 2}), (std::vector<std::string>{"C"}));
+}
+
+TEST(MoveText, ReplayStopsAtTheFirstProblemNamingTheMove) {
+  const Rules kalah = rules_of("kalah");
+  const Position start = start_position(kalah);
+  const Replay fine = replay_moves(kalah, start, "C F, b", 100);
+  ASSERT_TRUE(fine.ok()) << fine.message;
+  EXPECT_EQ(fine.game.moves().size(), 3u);
+  EXPECT_EQ(fine.before.size(), 3u);
+  const Replay illegal = replay_moves(kalah, start, "CC", 100);
+  EXPECT_EQ(illegal.problem, ReplayProblem::Illegal);
+  EXPECT_NE(illegal.message.find("move 2"), std::string::npos) << illegal.message;
+  EXPECT_EQ(illegal.game.moves().size(), 1u);
+  EXPECT_EQ(replay_moves(kalah, start, "C?", 100).problem, ReplayProblem::NotALetter);
+  EXPECT_EQ(replay_moves(kalah, start, "CFb", 2).problem, ReplayProblem::TooManyMoves);
+}
+
+TEST(Catalogue, EveryGameWithTablesComesFromTheRuleBook) {
+  std::vector<std::string> names;
+  for (const Rules& rules : games_with_tables()) names.push_back(rules.table_name());
+  // Each table once: Kalah's seeds do not change its tables.
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+  EXPECT_NE(std::find(names.begin(), names.end(), rules_of("kalah").table_name()), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), rules_of("oware").table_name()), names.end());
+  for (const Rules& rules : games_with_tables()) EXPECT_NE(rules.kind, GameKind::Congkak);
+}
+
+TEST(Analysis, AtADepthEveryMoveIsValuedBestFirstTheSameEachTime) {
+  const Rules kalah = rules_of("kalah:4:3");
+  const Position start = start_position(kalah);
+  AnalysisLimits limits;
+  limits.depth = 6;
+  const Analysis first = analyse(kalah, start, limits, nullptr);
+  const Analysis again = analyse(kalah, start, limits, nullptr);
+  ASSERT_EQ(first.moves.size(), 4u);
+  for (size_t i = 0; i < first.moves.size(); ++i) {
+    EXPECT_EQ(first.moves[i].move, again.moves[i].move);
+    EXPECT_EQ(first.moves[i].score, again.moves[i].score);
+    EXPECT_EQ(first.moves[i].provenance, again.moves[i].provenance);
+    if (i > 0) {
+      EXPECT_GE(first.moves[i - 1].score, first.moves[i].score);
+    }
+    EXPECT_EQ(first.moves[i].line.front(), first.moves[i].move);
+    EXPECT_EQ(first.moves[i].exact(), first.moves[i].provenance != Provenance::Estimate);
+    EXPECT_EQ(first.moves[i].depth > 0, !first.moves[i].exact());
+  }
+  EXPECT_FALSE(first.from_tables);
+}
+
+TEST(Analysis, ASmallGameIsProvenByTheSolver) {
+  // Kalah(3,2) is solved within each move's node budget: every value is proven.
+  const Rules small = rules_of("kalah:3:2");
+  AnalysisLimits limits;
+  limits.depth = 2;
+  const Analysis a = analyse(small, start_position(small), limits, nullptr);
+  for (const MoveAnalysis& m : a.moves) EXPECT_EQ(m.provenance, Provenance::Proven);
+}
+
+TEST(Analysis, ADepthIsStoppedByTheTimeCap) {
+  const Rules big = rules_of("congkak:9:10");
+  AnalysisLimits limits;
+  limits.depth = kMaxAnalysisDepth;
+  limits.max_seconds = 0.2;
+  const auto started = std::chrono::steady_clock::now();
+  const Analysis a = analyse(big, start_position(big), limits, nullptr);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(a.moves.size(), 9u);
+  EXPECT_LT(seconds, 20.0);  // a cap of 0.2 s, far from the hours depth 200 would take
+  for (const MoveAnalysis& m : a.moves) {
+    if (!m.exact()) {
+      EXPECT_LT(m.depth, kMaxAnalysisDepth);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mancala::service

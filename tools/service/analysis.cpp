@@ -1,0 +1,116 @@
+#include "tools/service/analysis.h"
+
+#include <algorithm>
+
+#include "db/table_answer.h"
+#include "solver/rules/moves.h"
+#include "solver/search/search.h"
+#include "solver/search/solve.h"
+
+namespace mancala::service {
+
+namespace {
+
+// Table lines stop here: Oware can cycle inside the tables.
+constexpr int kTableLinePlies = 24;
+// With a depth limit, each move's solve stops after this many nodes: a fixed amount of work, so
+// that the answer does not depend on the machine.
+constexpr uint64_t kSolveNodesPerMove = 20000;
+// Of each move's time, the solver's share; the search takes the rest.
+constexpr double kSolverShare = 0.25;
+// Memory of the analysis's own search and solver.
+constexpr size_t kSearchMegabytes = 32;
+constexpr size_t kSolverMegabytes = 32;
+
+// A line of best moves from the tables, `first` first.
+std::vector<Move> table_line(const Rules& rules, const db::TableValues& tables, const Position& p,
+                             Move first) {
+  std::vector<Move> line{first};
+  Position q = apply_move(rules, p, first);
+  while (static_cast<int>(line.size()) < kTableLinePlies) {
+    const db::TableAnswer next = db::value_every_move(rules, tables, q);
+    if (!next.ok() || next.moves.empty()) break;
+    const Move best = db::best_first(next.moves).front().move;
+    line.push_back(best);
+    q = apply_move(rules, q, best);
+  }
+  return line;
+}
+
+// The mover's score of a value for `child`'s side to move.
+int for_mover(const Position& p, const Position& child, int score) {
+  return child.side_to_move == p.side_to_move ? score : -score;
+}
+
+}  // namespace
+
+const char* provenance_name(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::Tables:
+      return "tables";
+    case Provenance::Proven:
+      return "proven";
+    case Provenance::Estimate:
+      return "estimate";
+  }
+  return "estimate";
+}
+
+Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& limits,
+                 const db::TableValues* tables) {
+  Analysis out;
+  if (tables) out.tables_max_seeds = tables->tables().max_seeds();
+  const db::TableAnswer answer =
+      tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
+  if (answer.status == db::ProbeStatus::Failed) ++out.failed_probes;
+  if (answer.ok()) {
+    out.from_tables = true;
+    for (const db::TableMoveValue& m : answer.moves)
+      out.moves.push_back({m.move, p.mover_lead() + m.value, Provenance::Tables, 0,
+                           table_line(rules, *tables, p, m.move)});
+  } else {
+    const MoveList legal = generate_moves(rules, p);
+    const double budget = limits.depth > 0 ? limits.max_seconds : limits.seconds;
+    const double share = budget / legal.size();  // each move's (0: no limit)
+    out.seconds = limits.depth > 0 ? 0 : limits.seconds;
+    Search search(rules, kSearchMegabytes, tables);
+    Solver solver(rules, kSolverMegabytes, tables);
+    for (Move m : legal) {
+      const Position child = apply_move(rules, p, m);
+      MoveAnalysis move{m, 0, Provenance::Proven, 0, {m}};
+      if (generate_moves(rules, child).empty()) {
+        move.score = final_outcome(rules, child).lead(p.side_to_move);
+        out.moves.push_back(std::move(move));
+        continue;
+      }
+      SolveLimits solve_limits;
+      if (limits.depth > 0) solve_limits.max_nodes = kSolveNodesPerMove;
+      solve_limits.max_seconds = share * kSolverShare;
+      SolveOptions solve_options;
+      solve_options.moves_only = true;
+      const SolveResult solved = solver.solve(child, solve_limits, {}, solve_options);
+      out.nodes += solved.nodes;
+      SearchLimits search_limits;
+      if (limits.depth > 0) search_limits.max_depth = limits.depth;
+      if (share > 0)
+        search_limits.max_seconds = std::max(share - solved.seconds, share * (1 - kSolverShare));
+      const SearchResult searched = search.run(child, search_limits);
+      out.nodes += searched.nodes;
+      move.line.insert(move.line.end(), searched.pv.begin(), searched.pv.end());
+      if (solved.solved) {
+        move.score = for_mover(p, child, solved.value);
+      } else {
+        move.score = for_mover(p, child, searched.score);
+        move.provenance = searched.proven ? Provenance::Proven : Provenance::Estimate;
+        move.depth = searched.proven ? 0 : searched.depth;
+      }
+      out.moves.push_back(std::move(move));
+    }
+    if (tables) out.failed_probes += tables->failures();
+  }
+  std::stable_sort(out.moves.begin(), out.moves.end(),
+                   [](const MoveAnalysis& a, const MoveAnalysis& b) { return a.score > b.score; });
+  return out;
+}
+
+}  // namespace mancala::service

@@ -1,0 +1,72 @@
+// Analysing a position: every legal move with its value and where the value comes from, best
+// first. The one analysis every door shows: `mancala analyse`, the HTTP API's /analyse (the web
+// board's analysis panel and its hint), Python's mancala.analyse.
+//
+// Where the values come from, in this order:
+//   1. the endgame tables, when they hold the position: every move exact, with a best line;
+//   2. the whole-game solver, on each move's position within a share of the budget: proven;
+//   3. the search, on each move's position with the rest of its share: an estimate at a depth
+//      (or proven, when every line it saw ended or reached the tables).
+// Scores are predicted final store differences for the side to move, in seeds.
+//
+// Thread-safe for different calls (each call has its own search and solver); the tables may be
+// shared by any number of calls at once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "db/table_values.h"
+#include "solver/rules/position.h"
+#include "solver/rules/rules.h"
+
+namespace mancala::service {
+
+enum class Provenance : uint8_t {
+  Tables,    // exact: read from the endgame tables
+  Proven,    // exact: proven by the solver, or by a search to the end of every line
+  Estimate,  // a search's estimate at `depth`
+};
+
+// "tables", "proven", "estimate".
+const char* provenance_name(Provenance provenance);
+
+struct MoveAnalysis {
+  Move move = 0;
+  int score = 0;  // the mover's predicted final store difference
+  Provenance provenance = Provenance::Estimate;
+  int depth = 0;           // plies of the search behind an estimate (0 for exact values)
+  std::vector<Move> line;  // from the position: this move first, then the expected reply...
+
+  bool exact() const { return provenance != Provenance::Estimate; }
+};
+
+struct Analysis {
+  std::vector<MoveAnalysis> moves;  // every legal move, best first, ties in house order
+  bool from_tables = false;         // every value came from the tables
+  int tables_max_seeds = -1;        // the tables used (-1: none)
+  uint64_t failed_probes = 0;       // table probes that failed (damaged layers), searched instead
+  uint64_t nodes = 0;               // searched and solved, all moves together
+  double seconds = 0;               // the budget given (0 when the tables answered)
+
+  const MoveAnalysis& best() const { return moves.front(); }
+};
+
+// The deepest search an analysis accepts, in plies.
+inline constexpr int kMaxAnalysisDepth = 200;
+
+struct AnalysisLimits {
+  // Each move searched to this depth (and solved within a fixed number of nodes): the same answer
+  // on every machine. 0: by time instead.
+  int depth = 0;
+  double seconds = 2.0;  // for the whole analysis, when depth is 0
+  // With a depth: the longest the whole analysis may take (0: no limit). A server sets it so that
+  // no request holds a thread for long; when it stops a search, that move's depth says so.
+  double max_seconds = 0;
+};
+
+// The position must not be over. `tables` may be null.
+Analysis analyse(const Rules& rules, const Position& position, const AnalysisLimits& limits,
+                 const db::TableValues* tables);
+
+}  // namespace mancala::service

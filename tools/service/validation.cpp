@@ -1,0 +1,164 @@
+#include "tools/service/validation.h"
+
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace mancala::service {
+
+std::string quoted(std::string_view text) {
+  constexpr size_t kShown = 40;
+  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "") + "'";
+}
+
+namespace {
+
+enum class Digits : uint8_t { NotDigits, TooLarge, Fit };
+
+// Reads `digits` (decimal digits only, no sign) into `magnitude` with std::from_chars: NotDigits
+// when empty or when a character is not a digit, TooLarge when the number does not fit 64 bits
+// ("99999999999999999999" is too large, not a wrapped-around number).
+Digits read_digits(std::string_view digits, uint64_t& magnitude) {
+  const char* end = digits.data() + digits.size();
+  const auto [stop, error] = std::from_chars(digits.data(), end, magnitude);
+  if (error == std::errc::invalid_argument || stop != end) return Digits::NotDigits;
+  return error == std::errc::result_out_of_range ? Digits::TooLarge : Digits::Fit;
+}
+
+// "" when `text` is a decimal integer in lo..hi (and then `value` holds it); else the problem.
+std::string integer_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& value) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const bool signed_text = !text.empty() && (text[0] == '-' || text[0] == '+');
+  uint64_t magnitude = 0;
+  const Digits digits = read_digits(text.substr(signed_text ? 1 : 0), magnitude);
+  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number";
+  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  if (digits == Digits::TooLarge || magnitude > limit)
+    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
+           quoted(text);
+  value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  if (value < lo || value > hi)
+    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
+           std::to_string(value);
+  return "";
+}
+
+std::string unsigned_problem(std::string_view text, uint64_t lo, uint64_t hi, uint64_t& value) {
+  const std::string_view unsigned_text = text.substr(!text.empty() && text[0] == '+' ? 1 : 0);
+  if (unsigned_text.empty()) return quoted(text) + " is not a whole number";
+  uint64_t magnitude = 0;
+  const Digits digits = read_digits(unsigned_text, magnitude);
+  if (digits == Digits::NotDigits) return quoted(text) + " is not a whole number from 0 up";
+  const bool too_large = digits == Digits::TooLarge;
+  if (too_large || magnitude < lo || magnitude > hi)
+    return "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " +
+           (too_large ? quoted(text) : std::to_string(magnitude));
+  value = magnitude;
+  return "";
+}
+
+// "" when `text` is a finite decimal number in range; else the problem. Only plain decimal
+// notation is taken (digits, one point, an exponent): not "nan", "inf" or hexadecimal.
+std::string number_problem(std::string_view text, double lo, double hi, bool above_lo,
+                           double& value) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  size_t digits = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
+  }
+  if (digits && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    size_t exponent_digits = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i, ++exponent_digits;
+    if (!exponent_digits) digits = 0;
+  }
+  if (!digits || i != text.size()) return quoted(text) + " is not a number";
+  value = std::strtod(std::string(text).c_str(), nullptr);
+  if (!std::isfinite(value) || value < lo || value > hi || (above_lo && value <= lo))
+    return (above_lo ? fmt::format("must be more than {} and at most {}", lo, hi)
+                     : fmt::format("must be from {} to {}", lo, hi)) +
+           ", not " + (std::isfinite(value) ? fmt::format("{}", value) : quoted(text));
+  return "";
+}
+
+}  // namespace
+
+Expected<int64_t> read_integer(std::string_view text, int64_t lo, int64_t hi) {
+  int64_t value = 0;
+  std::string problem = integer_problem(text, lo, hi, value);
+  if (!problem.empty()) return Error{std::move(problem)};
+  return value;
+}
+
+Expected<uint64_t> read_unsigned(std::string_view text, uint64_t lo, uint64_t hi) {
+  uint64_t value = 0;
+  std::string problem = unsigned_problem(text, lo, hi, value);
+  if (!problem.empty()) return Error{std::move(problem)};
+  return value;
+}
+
+Expected<double> read_number(std::string_view text, double lo, double hi, bool above_lo) {
+  double value = 0;
+  std::string problem = number_problem(text, lo, hi, above_lo, value);
+  if (!problem.empty()) return Error{std::move(problem)};
+  return value;
+}
+
+Expected<double> check_seconds(double seconds) {
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > kMaxSeconds)
+    return Error{
+        fmt::format("must be more than 0 and at most {} seconds, not {}", kMaxSeconds, seconds)};
+  return seconds;
+}
+
+Expected<uint64_t> megabytes_to_bytes(uint64_t megabytes) {
+  const uint64_t memory = machine_memory_bytes();
+  if (megabytes < 1) return Error{"must be at least 1 MB, not 0"};
+  if (megabytes > (memory >> 20))
+    return Error{
+        fmt::format("{} MB is more than this machine's memory ({} MB)", megabytes, memory >> 20)};
+  return megabytes << 20;  // no overflow: at most the machine's memory
+}
+
+Expected<std::string> check_path(std::string_view path) {
+  if (path.empty()) return Error{"an empty path"};
+  if (path.find('\0') != std::string_view::npos) return Error{"a path with a NUL byte"};
+  if (path.size() > kMaxPathBytes)
+    return Error{fmt::format("a path of {} bytes (at most {})", path.size(), kMaxPathBytes)};
+  return std::string(path);
+}
+
+Expected<std::string> check_text(std::string_view text, size_t max_bytes) {
+  if (text.find('\0') != std::string_view::npos) return Error{"a text with a NUL byte"};
+  if (text.size() > max_bytes)
+    return Error{fmt::format("a text of {} bytes (at most {})", text.size(), max_bytes)};
+  return std::string(text);
+}
+
+int machine_cores() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+uint64_t machine_memory_bytes() {
+  struct sysinfo info {};
+  if (::sysinfo(&info) != 0 || info.totalram == 0) return uint64_t{1} << 40;  // unknown: 1 TiB
+  return static_cast<uint64_t>(info.totalram) * std::max<uint64_t>(info.mem_unit, 1);
+}
+
+int max_threads() {
+  return 4 * machine_cores();
+}
+
+}  // namespace mancala::service

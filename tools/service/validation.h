@@ -1,0 +1,49 @@
+// Checking every value that arrives from outside (a command line, an HTTP request, a Python
+// call, an engine's line) before it reaches the library: whole numbers, numbers, times (NaN and
+// infinities refused), memory sizes (computed without overflow, capped at the machine's memory),
+// paths and texts (no NUL byte, bounded length). Each problem is a sentence without the value's
+// name ("must be from 1 to 6, not 9"): each door puts its own name for the value in front.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "solver/rules/expected.h"
+
+namespace mancala::service {
+
+// The longest time any limit accepts: a year, in seconds.
+inline constexpr double kMaxSeconds = 365.0 * 24 * 3600;
+// The longest path accepted (Linux's PATH_MAX).
+inline constexpr size_t kMaxPathBytes = 4096;
+
+// Decimal text: an optional sign and digits only, in lo..hi.
+Expected<int64_t> read_integer(std::string_view text, int64_t lo, int64_t hi);
+// Decimal text: an optional + and digits only, in lo..hi.
+Expected<uint64_t> read_unsigned(std::string_view text, uint64_t lo, uint64_t hi);
+// Plain decimal notation (digits, one point, an exponent; not "nan", "inf" or hexadecimal), finite,
+// in lo..hi; with `above_lo`, strictly above lo.
+Expected<double> read_number(std::string_view text, double lo, double hi, bool above_lo = false);
+
+// A time limit in seconds: finite, above 0, at most kMaxSeconds.
+Expected<double> check_seconds(double seconds);
+// Megabytes of memory as bytes: at least 1, computed without overflow, at most this machine's
+// memory.
+Expected<uint64_t> megabytes_to_bytes(uint64_t megabytes);
+// A path: not empty, no NUL byte, at most kMaxPathBytes.
+Expected<std::string> check_path(std::string_view path);
+// A text: no NUL byte, at most `max_bytes`.
+Expected<std::string> check_text(std::string_view text, size_t max_bytes);
+
+// The machine: cores, and physical memory in bytes (sysinfo).
+int machine_cores();
+uint64_t machine_memory_bytes();
+// The most threads any option accepts: four times the cores.
+int max_threads();
+
+// The text quoted and shortened to 40 bytes, for a message.
+std::string quoted(std::string_view text);
+
+}  // namespace mancala::service

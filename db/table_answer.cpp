@@ -23,25 +23,23 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
     answer.message = table_rules.error();
     return answer;
   }
-  const db::TableSet& set = tables.tables();
-  const int seeds = p.seeds_on_board();
-  if (seeds > set.max_seeds()) {
-    answer.status = ProbeStatus::NotCovered;
-    answer.message = to_string(p) + " has " + std::to_string(seeds) + " seeds on the board; the " +
-                     rules.table_name() + " tables in " + set.directory() + " hold up to " +
-                     std::to_string(set.max_seeds()) +
-                     (set.max_seeds() < 0 ? " (none built: run mancala db build)" : "");
-    return answer;
-  }
   // A fresh view of the same tables, so that the failure it reports is this call's.
   const db::TableValues values(tables.shared_tables());
   const RootProbe probe = probe_root(is_game_over(rules, p) ? rules : *table_rules, values, p);
-  if (!probe.ok()) {
-    answer.status = ProbeStatus::Failed;
+  answer.status = probe.status;
+  if (probe.status == ProbeStatus::NotCovered) {
+    // The root probe decided it (the one check of the seeds on the way to the tables' bytes).
+    const db::TableSet& set = tables.tables();
+    answer.message = to_string(p) + " has " + std::to_string(p.seeds_on_board()) +
+                     " seeds on the board; the " + rules.table_name() + " tables in " +
+                     set.directory() + " hold up to " + std::to_string(set.max_seeds()) +
+                     (set.max_seeds() < 0 ? " (none built: run mancala db build)" : "");
+    return answer;
+  }
+  if (probe.status == ProbeStatus::Failed) {
     answer.message = values.first_failure();
     return answer;
   }
-  answer.status = ProbeStatus::Ok;
   answer.value = probe.value;
   for (int i = 0; i < probe.count; ++i)
     answer.moves.push_back(

@@ -14,15 +14,10 @@
 #include "db/table_file.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/tables/exact_values.h"
 #include "solver/tables/table_index.h"
 
 namespace mancala::db {
-
-enum class ProbeStatus : uint8_t {
-  Ok,
-  NotCovered,  // more seeds on the board than the tables hold
-  Failed,      // a layer is missing, corrupt, or of another game
-};
 
 struct ProbeResult {
   ProbeStatus status = ProbeStatus::Failed;

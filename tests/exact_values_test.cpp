@@ -67,7 +67,7 @@ TEST(ProbeRoot, IsNotCoveredAboveTheTables) {
   const Rules rules = *table_rules_for(Rules::kalah());
   const BuilderValues tables(rules, 4);
   const Position p = *parse_position(Rules::kalah(), "1-1-1-0-0-0-1-1-0-0-0-0-22-21-S");
-  EXPECT_EQ(probe_root(rules, tables, p).status, RootProbeStatus::NotCovered);
+  EXPECT_EQ(probe_root(rules, tables, p).status, ProbeStatus::NotCovered);
 }
 
 TEST(ProbeRoot, FailsWhenAProbeOfAMoveFails) {
@@ -77,7 +77,7 @@ TEST(ProbeRoot, FailsWhenAProbeOfAMoveFails) {
   const Position after_f = apply_move(rules, p, 5);  // F: one seed into the store, extra turn
   const FailingOn failing(tables, after_f);
   const RootProbe probe = probe_root(rules, failing, p);
-  EXPECT_EQ(probe.status, RootProbeStatus::Failed);
+  EXPECT_EQ(probe.status, ProbeStatus::Failed);
   EXPECT_EQ(probe.count, 0);
   EXPECT_FALSE(exact_move_value(rules, failing, p, 5).has_value());
   EXPECT_TRUE(exact_move_value(rules, failing, p, 4).has_value());

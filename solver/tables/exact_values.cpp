@@ -24,7 +24,7 @@ RootProbe probe_root_for(const Rules& rules, const ExactValues& tables, const Po
   if (position.seeds_on_board() > tables.max_seeds()) return probe;  // NotCovered
   MoveList moves;
   generate_moves<K>(rules, position, moves);
-  probe.status = RootProbeStatus::Ok;
+  probe.status = ProbeStatus::Ok;
   if (moves.empty()) {
     probe.value =
         final_outcome(rules, position).lead(position.side_to_move) - position.mover_lead();
@@ -33,7 +33,7 @@ RootProbe probe_root_for(const Rules& rules, const ExactValues& tables, const Po
   for (Move m : moves) {
     const std::optional<int> v = move_value<K>(rules, tables, position, m);
     if (!v) {
-      probe.status = RootProbeStatus::Failed;
+      probe.status = ProbeStatus::Failed;
       probe.count = 0;
       return probe;
     }

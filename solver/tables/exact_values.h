@@ -31,15 +31,17 @@ class ExactValues {
   virtual int max_seeds() const = 0;
 };
 
-enum class RootProbeStatus : uint8_t {
+// What a probe of the tables gave: the root probe here, db/'s probes of one position and of every
+// move (db/table_set.h, db/table_answer.h) alike.
+enum class ProbeStatus : uint8_t {
   Ok,
   NotCovered,  // more seeds on the board than the tables hold
-  Failed,      // a probe the tables should have answered failed
+  Failed,      // a probe the tables should have answered failed (a layer missing or corrupt)
 };
 
 // Every legal move of one position, valued from the tables.
 struct RootProbe {
-  RootProbeStatus status = RootProbeStatus::NotCovered;
+  ProbeStatus status = ProbeStatus::NotCovered;
   // With Ok: the position's value for the side to move (the best move's value; for an ended game,
   // what the end gives beyond the stores as they stand).
   int value = 0;
@@ -50,7 +52,7 @@ struct RootProbe {
   // present one (Position::mover_lead) plus this.
   std::array<int, kMaxHouses> move_values{};
 
-  bool ok() const { return status == RootProbeStatus::Ok; }
+  bool ok() const { return status == ProbeStatus::Ok; }
   bool is_best(int i) const { return move_values[static_cast<size_t>(i)] == value; }
 };
 

@@ -245,7 +245,7 @@ ApiReply WebApi::tables(const Params& params) const {
                             : table_rules.error());
     }
     db::TableAnswer a = db::value_every_move(rules, *tables, p);
-    if (a.status == db::ProbeStatus::NotCovered) return error(404, a.message);
+    if (a.status == ProbeStatus::NotCovered) return error(404, a.message);
     if (!a.ok()) return error(500, a.message);
     if (r.game.ended_by_repetition()) {
       const Outcome end = r.game.outcome();

@@ -62,7 +62,7 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
   if (tables) out.tables_max_seeds = tables->tables().max_seeds();
   const db::TableAnswer answer =
       tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
-  if (answer.status == db::ProbeStatus::Failed) ++out.failed_probes;
+  if (answer.status == ProbeStatus::Failed) ++out.failed_probes;
   if (answer.ok()) {
     out.from_tables = true;
     for (const db::TableMoveValue& m : answer.moves)

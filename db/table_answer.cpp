@@ -31,9 +31,11 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
     // The root probe decided it (the one check of the seeds on the way to the tables' bytes).
     const db::TableSet& set = tables.tables();
     answer.message = to_string(p) + " has " + std::to_string(p.seeds_on_board()) +
-                     " seeds on the board; the " + rules.table_name() + " tables in " +
-                     set.directory() + " hold up to " + std::to_string(set.max_seeds()) +
-                     (set.max_seeds() < 0 ? " (none built: run mancala db build)" : "");
+                     " seeds on the board; " +
+                     (set.max_seeds() < 0
+                          ? "there are no " + rules.table_name() + " tables in " + set.directory()
+                          : "the " + rules.table_name() + " tables in " + set.directory() +
+                                " hold up to " + std::to_string(set.max_seeds()));
     return answer;
   }
   if (probe.status == ProbeStatus::Failed) {

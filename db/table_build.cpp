@@ -1,7 +1,5 @@
 #include "db/table_build.h"
 
-#include <omp.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -11,18 +9,16 @@
 #include <vector>
 
 #include "db/file_io.h"
+#include "solver/rules/stopwatch.h"
 
 namespace mancala::db {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Writes finished layers on a thread of its own, one after another in the order they were handed
-// over, while the caller builds the next ones. Its reports come back in the same order, to be
-// passed on from the calling thread. After a failed write it writes nothing more.
+// over, while the caller builds the next ones, each compressed by `threads` threads. Its reports
+// come back in the same order, to be passed on from the calling thread. After a failed write it
+// writes nothing more.
 class LayerWriter {
  public:
   LayerWriter(std::string table_name, int houses, WriteOptions options, int threads)
@@ -79,8 +75,6 @@ class LayerWriter {
   }
 
   void run() {
-    // This thread's own OpenMP team compresses the blocks of a layer.
-    omp_set_num_threads(threads_);
     while (true) {
       Job job;
       {
@@ -94,13 +88,15 @@ class LayerWriter {
       std::string error;
       if (job.values) {
         const auto start = std::chrono::steady_clock::now();
-        Expected<WriteReport> written = write_table_file(job.report.path, name_, houses_,
-                                                         job.report.seeds, *job.values, options_);
+        Expected<WriteReport> written = write_table_file(
+            job.report.path, name_, houses_, job.report.seeds, *job.values, options_, threads_);
         job.report.write_seconds = seconds_since(start);
-        if (written)
+        if (written) {
           job.report.file_size = written->file_size;
-        else
+          job.report.write_threads = written->threads;
+        } else {
           error = written.error();
+        }
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -137,7 +133,8 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   Expected<Rules> table_rules = table_rules_for(request.rules);
   if (!table_rules) return Error{table_rules.error()};
   if (request.max_seeds < 0 || request.max_seeds > kMaxTableSeeds)
-    return Error{"--max-seeds must be from 0 to " + std::to_string(kMaxTableSeeds)};
+    return Error{"max seeds must be from 0 to " + std::to_string(kMaxTableSeeds) + ", not " +
+                 std::to_string(request.max_seeds)};
   const std::string name = request.rules.table_name();
   const int houses = request.rules.houses;
   const std::string directory = request.database_dir + "/" + table_directory_name(name);
@@ -148,10 +145,11 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   if (!lock) return Error{lock.error()};
   remove_stale_temporaries(directory, "seeds-");
 
-  // The builder outlives the writer, which reads its layers.
-  RetrogradeBuilder builder(request.rules, request.max_seeds);
-  LayerWriter writer(name, houses, request.write,
-                     request.write_threads > 0 ? request.write_threads : omp_get_max_threads());
+  // The builder outlives the writer, which reads its layers. Both run on the threads asked for.
+  RetrogradeBuilder builder(request.rules, request.max_seeds, LayerMethod::Fastest,
+                            request.threads);
+  const int threads = builder.threads();
+  LayerWriter writer(name, houses, request.write, threads);
   auto pass_on_done = [&](bool wait) -> Expected<bool> {
     std::vector<LayerReport> done;
     Expected<bool> ok = writer.take_done(done, wait);
@@ -170,7 +168,7 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
         TableFile::open(report.path, name, houses, s);
     if (existing && (*existing)->data_checksum_ok()) {
       // Resume: the layers above need this one's values.
-      Expected<std::vector<int8_t>> values = (*existing)->read_all();
+      Expected<std::vector<int8_t>> values = (*existing)->read_all({}, threads);
       if (!values) return Error{values.error()};
       builder.set_layer(s, std::move(*values));
       report.resumed = true;
@@ -183,6 +181,7 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       report.exits_seconds = builder.last_phase_seconds().exits;
       report.levels_seconds = builder.last_phase_seconds().levels;
       report.values_seconds = builder.last_phase_seconds().values;
+      report.threads = threads;
       report.seconds = seconds_since(start);
       writer.write(std::move(report), values);
     }

@@ -20,9 +20,10 @@ struct BuildRequest {
   int max_seeds = 0;
   std::string database_dir;
   WriteOptions write;
-  // Threads that compress a finished layer (0: as many as the OpenMP threads in force, which
-  // build the layers).
-  int write_threads = 0;
+  // Threads that build a layer, and as many again that compress and write the finished layer
+  // below alongside (and decode a layer read back to resume); 0: all cores
+  // (solver/rules/thread_count.h). The bytes do not depend on it.
+  int threads = 0;
 };
 
 struct LayerReport {
@@ -35,6 +36,8 @@ struct LayerReport {
   double levels_seconds = 0;
   double values_seconds = 0;  // one pass (Kalah)
   double write_seconds = 0;   // writing the file, alongside the build of the next layers
+  int threads = 0;            // that built the layer (0: resumed)
+  int write_threads = 0;      // that compressed its blocks (0: resumed)
   uint64_t file_size = 0;
   std::string path;
 };

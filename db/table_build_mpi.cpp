@@ -21,6 +21,8 @@
 #include "db/checksum_stream.h"
 #include "db/table_blocks.h"
 #include "db/table_file.h"
+#include "solver/rules/stopwatch.h"
+#include "solver/rules/thread_count.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_phases.h"
 
@@ -53,6 +55,10 @@ Expected<std::unique_ptr<MpiSession>> MpiSession::start() {
   return session;
 }
 
+bool MpiSession::available() {
+  return true;
+}
+
 MpiSession::~MpiSession() {
   if (std::uncaught_exceptions() > 0) MPI_Abort(MPI_COMM_WORLD, 1);
   MPI_Finalize();
@@ -81,6 +87,14 @@ MPI_Datatype mpi_type<uint64_t>() {
 template <>
 MPI_Datatype mpi_type<int8_t>() {
   return MPI_INT8_T;
+}
+template <>
+MPI_Datatype mpi_type<int>() {
+  return MPI_INT;
+}
+template <>
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
 }
 
 int checked_count(uint64_t n) {
@@ -171,33 +185,14 @@ class Comm {
                   received.data(), recv_counts.data(), recv_displs.data(), mpi_type<T>(),
                   MPI_COMM_WORLD);
     ++exchanges;
-    exchange_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    exchange_seconds += seconds_since(t0);
   }
 
-  uint64_t sum(uint64_t value) const {
-    uint64_t out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    return out;
-  }
-  uint64_t max(uint64_t value) const {
-    uint64_t out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return out;
-  }
-  double max(double value) const {
-    double out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return out;
-  }
-  uint64_t min(uint64_t value) const {
-    uint64_t out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-    return out;
-  }
-  double sum(double value) const {
-    double out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  // `value` combined over every rank by `op` (MPI_SUM, MPI_MAX, MPI_MIN); every rank gets it.
+  template <class T>
+  T all_reduce(T value, MPI_Op op) const {
+    T out{};
+    MPI_Allreduce(&value, &out, 1, mpi_type<T>(), op, MPI_COMM_WORLD);
     return out;
   }
   void barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
@@ -205,9 +200,7 @@ class Comm {
   // Every rank learns whether any rank failed, and the message of the lowest failed rank
   // ("" when none did).
   std::string agree(const std::string& error) const {
-    const int mine = error.empty() ? size : rank;
-    int first = size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    const int first = all_reduce(error.empty() ? size : rank, MPI_MIN);
     if (first == size) return "";
     std::string message = error;
     int length = static_cast<int>(message.size());
@@ -219,9 +212,7 @@ class Comm {
     return message;
   }
   bool agree_flag(bool flag) const {  // true when every rank says true
-    int mine = flag ? 1 : 0, all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all == 1;
+    return all_reduce(flag ? 1 : 0, MPI_MIN) == 1;
   }
   void reset_counters() {
     exchanges = 0;
@@ -238,10 +229,6 @@ uint64_t peak_resident_bytes() {
   while (std::getline(status, line))
     if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
   return 0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,7 +288,7 @@ class DistributedBuild {
         directory_(request.database_dir + "/" + table_directory_name(name_)),
         progress_(progress),
         layer_done_(layer_done),
-        threads_(omp_get_max_threads()) {
+        threads_(threads_or_all_cores(request.threads)) {
     for (int s = 0; s <= request.max_seeds; ++s)
       partitions_.push_back(LayerPartition::make(index_.layer_size(s), comm_.size,
                                                  request.write.block_size, options.partition));
@@ -381,8 +368,8 @@ std::string DistributedBuild::check_shared_directory() {
 Expected<bool> DistributedBuild::run() {
   if (request_.write.plain)
     return Error{
-        "the distributed build writes compressed layers only (plain copies come from "
-        "`mancala db unpack`)"};
+        "the distributed build writes compressed layers only (plain copies are unpacked from "
+        "them)"};
   if (std::string error = check_shared_directory(); !error.empty()) return Error{error};
 
   for (int s = 0; s <= request_.max_seeds; ++s) {
@@ -403,8 +390,8 @@ Expected<bool> DistributedBuild::run() {
       layer.levels = work.levels;
       layer.exits_seconds = work.exits_seconds;
       layer.levels_seconds = work.levels_seconds;
-      report.value_requests = comm_.sum(work.value_requests);
-      report.level_updates = comm_.sum(work.level_updates);
+      report.value_requests = comm_.all_reduce(work.value_requests, MPI_SUM);
+      report.level_updates = comm_.all_reduce(work.level_updates, MPI_SUM);
       // Time at work in the phases: what waiting for the others in exchanges leaves.
       phase_seconds = work.exits_seconds + work.levels_seconds - comm_.exchange_seconds;
       report_progress(s, "write", 0, 1);
@@ -413,18 +400,20 @@ Expected<bool> DistributedBuild::run() {
       if (!written) return Error{written.error()};
       layer.write_seconds = seconds_since(w0);
       layer.file_size = written->file_size;
+      layer.threads = threads_;
+      layer.write_threads = written->threads;
       parts_[s] = std::move(work.values);
     }
-    report.message_bytes = comm_.sum(comm_.bytes_sent);
+    report.message_bytes = comm_.all_reduce(comm_.bytes_sent, MPI_SUM);
     report.exchanges = comm_.exchanges;
-    report.exchange_seconds = comm_.max(comm_.exchange_seconds);
-    const double slowest = comm_.max(phase_seconds);
-    const double mean = comm_.sum(phase_seconds) / comm_.size;
+    report.exchange_seconds = comm_.all_reduce(comm_.exchange_seconds, MPI_MAX);
+    const double slowest = comm_.all_reduce(phase_seconds, MPI_MAX);
+    const double mean = comm_.all_reduce(phase_seconds, MPI_SUM) / comm_.size;
     report.imbalance = mean > 0 ? slowest / mean - 1 : 0;
     const uint64_t peak = peak_resident_bytes();
-    report.peak_memory_max = comm_.max(peak);
-    report.peak_memory_min = comm_.min(peak);
-    layer.seconds = comm_.max(seconds_since(t0));
+    report.peak_memory_max = comm_.all_reduce(peak, MPI_MAX);
+    report.peak_memory_min = comm_.all_reduce(peak, MPI_MIN);
+    layer.seconds = comm_.all_reduce(seconds_since(t0), MPI_MAX);
     if (comm_.rank == 0 && layer_done_) layer_done_(report);
   }
   return true;
@@ -500,7 +489,7 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
         pieces.push_back({b, lo, hi, local + (lo - begin)});
       }
     });
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
     {
       std::vector<int8_t> decoded(block);
 #pragma omp for schedule(dynamic, 16)
@@ -562,7 +551,7 @@ void DistributedBuild::exits_phase(int s, LayerWork& work) {
     runs.push_back({b, e, l});
   });
 
-  const uint64_t slices = comm_.max((local_size + kExitsSlice - 1) / kExitsSlice);
+  const uint64_t slices = comm_.all_reduce((local_size + kExitsSlice - 1) / kExitsSlice, MPI_MAX);
   Outbox<uint64_t> requests(threads_, comm_.size);
   Outbox<PendingExit> pending(threads_, comm_.size);
   std::vector<uint64_t> send, received, send_counts, received_counts;
@@ -579,7 +568,8 @@ void DistributedBuild::exits_phase(int s, LayerWork& work) {
       if (lo >= hi) continue;
       const uint64_t first_rank = run.begin + (lo - run.local);
       for_each_rank(
-          index_, s, first_rank, first_rank + (hi - lo), [&](uint64_t r, const TableKey& key) {
+          index_, s, first_rank, first_rank + (hi - lo), threads_,
+          [&](uint64_t r, const TableKey& key) {
             const int thread = omp_get_thread_num();
             const uint64_t l = run.local + (r - run.begin);
             const Position p = position_from_key(key.counts.data(), h);
@@ -609,7 +599,7 @@ void DistributedBuild::exits_phase(int s, LayerWork& work) {
     for (int d = 0; d < comm_.size; ++d) work.value_requests += send_counts[d];
     comm_.all_to_all(send, send_counts, received, received_counts);
     answers.resize(received.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(threads_) schedule(static)
     for (size_t i = 0; i < received.size(); ++i) {
       const uint64_t request = received[i];
       const int layer = static_cast<int>(request >> kLayerShift);
@@ -622,7 +612,7 @@ void DistributedBuild::exits_phase(int s, LayerWork& work) {
       destination_start[d + 1] = destination_start[d] + reply_counts[d];
       // Each thread folds in the answers to its own requests: all of a position's requests were
       // made by one thread, so no two threads touch the same position.
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
     for (int thread = omp_get_thread_num(); thread < threads_; thread += omp_get_num_threads()) {
       for (int d = 0; d < comm_.size; ++d) {
         const std::vector<PendingExit>& mine = pending.of(thread, d);
@@ -666,7 +656,7 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
   for (int t = s; t >= 1; --t) {
     ++work.levels;
     // Positions settled by their own moves at the start of level t.
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
     {
       std::vector<uint64_t> found;
 #pragma omp for schedule(static) nowait
@@ -698,7 +688,7 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
         std::vector<uint64_t> batch(queue.begin() + static_cast<ptrdiff_t>(lo), queue.end());
         queue.resize(lo);
         // Chains of a few positions are common at the end of a level: not worth waking threads.
-#pragma omp parallel if (batch.size() >= kParallelBatch)
+#pragma omp parallel if (batch.size() >= kParallelBatch) num_threads(threads_)
         {
           const int thread = omp_get_thread_num();
           std::vector<uint64_t> found;
@@ -744,7 +734,7 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
       updates.clear();
       for (int d = 0; d < comm_.size; ++d) work.level_updates += send_counts[d];
       comm_.all_to_all(send, send_counts, received, received_counts);
-#pragma omp parallel if (received.size() >= kParallelBatch)
+#pragma omp parallel if (received.size() >= kParallelBatch) num_threads(threads_)
       {
         std::vector<uint64_t> found;
 #pragma omp for schedule(static) nowait
@@ -865,6 +855,7 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
 
   // Every rank compresses its own blocks.
   std::string error;
+  int compressing_threads = 0;
   {
     const PreparedDictionary prepared(dictionary, options);
     for (Chunk& chunk : chunks) {
@@ -872,8 +863,10 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
       const uint64_t n = (chunk.end - chunk.begin + block - 1) / block;
       std::vector<std::vector<uint8_t>> compressed(n);
       bool failed = false;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
       {
+#pragma omp single nowait
+        compressing_threads = std::max(compressing_threads, omp_get_num_threads());
         BlockCompressor compressor(prepared.get(), options);
         std::vector<uint8_t> encoded(block);
 #pragma omp for schedule(dynamic, 16)
@@ -1032,7 +1025,7 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
   error = comm_.agree(error);
   if (!error.empty()) return Error{error};
   MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  return WriteReport{file_size, blocks, dictionary.size()};
+  return WriteReport{file_size, blocks, dictionary.size(), compressing_threads};
 }
 
 }  // namespace
@@ -1044,7 +1037,8 @@ Expected<bool> build_tables_distributed(
   Expected<Rules> table_rules = table_rules_for(request.rules);
   if (!table_rules) return Error{table_rules.error()};
   if (request.max_seeds < 0 || request.max_seeds > kMaxTableSeeds)
-    return Error{"--max-seeds must be from 0 to " + std::to_string(kMaxTableSeeds)};
+    return Error{"max seeds must be from 0 to " + std::to_string(kMaxTableSeeds) + ", not " +
+                 std::to_string(request.max_seeds)};
   if (request.write.block_size == 0) return Error{"the block size must be at least 1"};
   DistributedBuild build(session, request, options, progress, layer_done);
   return build.run();

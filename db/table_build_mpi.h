@@ -42,6 +42,9 @@ namespace mancala::db {
 // MPI, so the `mancala` command runs without mpirun otherwise.
 class MpiSession {
  public:
+  // Whether this program was built with MPI: without it, start() and the distributed build
+  // are errors.
+  static bool available();
   // MPI_Init_thread (OpenMP threads work inside a rank; only the main thread calls MPI). An error
   // when this program was built without MPI.
   static Expected<std::unique_ptr<MpiSession>> start();

@@ -1,5 +1,6 @@
 // The distributed build in a program built without MPI (CMake option MANCALA_MPI off, or no MPI
-// found): asking for it is an error that says how to get it.
+// found): MpiSession::available() says so, and asking for it anyway is an error (the doors word
+// how to get it).
 #include <cstdlib>
 
 #include "db/table_build_mpi.h"
@@ -8,11 +9,13 @@ namespace mancala::db {
 
 namespace {
 
-constexpr const char* kUnavailable =
-    "this mancala was built without MPI, so --mpi is not available (install libopenmpi-dev and "
-    "openmpi-bin, then configure with -DMANCALA_MPI=ON)";
+constexpr const char* kUnavailable = "this program was built without MPI";
 
 }  // namespace
+
+bool MpiSession::available() {
+  return false;
+}
 
 Expected<std::unique_ptr<MpiSession>> MpiSession::start() {
   return Error{kUnavailable};

@@ -25,6 +25,7 @@
 
 #include "db/file_io.h"
 #include "solver/rules/rules.h"
+#include "solver/rules/thread_count.h"
 #include "solver/tables/table_index.h"
 
 #include "db/checksum_stream.h"
@@ -123,11 +124,12 @@ struct CompressedSections {
   std::vector<uint64_t> index;
   std::vector<uint8_t> dictionary;
   std::vector<uint8_t> data;
+  int threads = 0;  // the threads that compressed the blocks
 };
 
 Expected<CompressedSections> compress_values(const std::string& path,
                                              const std::vector<int8_t>& values,
-                                             const WriteOptions& options) {
+                                             const WriteOptions& options, int threads) {
   const uint64_t count = values.size();
   const uint64_t block_size = options.block_size;
   const uint64_t blocks = (count + block_size - 1) / block_size;
@@ -153,8 +155,10 @@ Expected<CompressedSections> compress_values(const std::string& path,
   const PreparedDictionary prepared(sections.dictionary, options);
   std::vector<std::vector<uint8_t>> compressed(blocks);
   bool failed = false;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_or_all_cores(threads))
   {
+#pragma omp single nowait
+    sections.threads = omp_get_num_threads();
     BlockCompressor compressor(prepared.get(), options);
 #pragma omp for schedule(dynamic, 16)
     for (uint64_t b = 0; b < blocks; ++b) {
@@ -180,7 +184,7 @@ Expected<CompressedSections> compress_values(const std::string& path,
 
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, const std::vector<int8_t>& values,
-                                       const WriteOptions& options) {
+                                       const WriteOptions& options, int threads) {
   if (name.size() >= kNameSize) return file_error(path, "table name too long");
   if (houses < 1 || houses > static_cast<int>(kMaxTableHouses) || seeds < 0 ||
       seeds > kMaxTableSeeds)
@@ -220,7 +224,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
           plain_block_checksum(data + first, std::min<uint64_t>(kPlainBlockSize, count - first));
     }
   } else {
-    Expected<CompressedSections> compressed = compress_values(path, values, options);
+    Expected<CompressedSections> compressed = compress_values(path, values, options, threads);
     if (!compressed) return Error{compressed.error()};
     sections = std::move(compressed.value());
     data = sections.data.data();
@@ -270,7 +274,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   }
   Expected<bool> committed = out.commit();
   if (!committed) return Error{committed.error()};
-  return WriteReport{header.file_size, header.block_count, dictionary.size()};
+  return WriteReport{header.file_size, header.block_count, dictionary.size(), sections.threads};
 }
 
 namespace {
@@ -311,8 +315,8 @@ Expected<bool> check_header(const TableHeader& h, const std::string& path, uint6
   const bool plain = h.value_encoding == kPlainBytes;
   if (h.value_encoding == kUncheckedPlainBytes)
     return file_error(path,
-                      "a plain copy in an older layout, without block checksums: run mancala db "
-                      "unpack to write it again");
+                      "a plain copy in an older layout, without block checksums, which is no "
+                      "longer read (unpacking the tables again rewrites it)");
   if (h.value_encoding != kZigzagBytes && !plain)
     return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
   if (h.block_size < 1 || h.block_size > kMaxBlockSize ||
@@ -479,8 +483,8 @@ Error TableFile::plain_failure(uint64_t rank) const {
   const uint64_t block = rank / kPlainBlockSize;
   if (block_state_[block].load(std::memory_order_acquire) != kBlockGood)
     return file_error(path_, "corrupt data in block " + std::to_string(block) +
-                                 " (checksum mismatch; run mancala db unpack to write the copy "
-                                 "again)");
+                                 " (checksum mismatch: the plain copy is damaged; unpacking the "
+                                 "tables again rewrites it)");
   return file_error(path_, "value " + std::to_string(static_cast<int8_t>(data_[rank])) +
                                " at rank " + std::to_string(rank) + " is outside -" +
                                std::to_string(max_value_) + ".." + std::to_string(max_value_));
@@ -529,7 +533,7 @@ Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
 }
 
 Expected<std::vector<int8_t>> TableFile::read_all(
-    const std::function<void(uint64_t, uint64_t)>& progress) const {
+    const std::function<void(uint64_t, uint64_t)>& progress, int threads) const {
   const TableHeader& h = header_;
   // A header may claim up to ~10^12 positions (64 seeds), which a small file of well-compressed
   // blocks can back: refuse to decode into more memory than the machine has.
@@ -551,7 +555,7 @@ Expected<std::vector<int8_t>> TableFile::read_all(
   }
   std::string error;
   std::atomic<uint64_t> blocks_done{0};
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_or_all_cores(threads))
   {
     ZSTD_DCtx* context = ZSTD_createDCtx();
     std::vector<uint8_t> bytes(h.block_size);
@@ -579,12 +583,12 @@ Expected<std::vector<int8_t>> TableFile::read_all(
 }
 
 Expected<std::vector<int8_t>> TableFile::read_all_checked(
-    const std::function<void(uint64_t, uint64_t)>& progress) const {
+    const std::function<void(uint64_t, uint64_t)>& progress, int threads) const {
   if (!data_checksum_ok()) {
     if (damaged()) return damaged_error();
     return Error{path_ + ": corrupt data (checksum mismatch)"};
   }
-  return read_all(progress);
+  return read_all(progress, threads);
 }
 
 bool TableFile::data_checksum_ok() const {

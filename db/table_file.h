@@ -32,15 +32,17 @@ struct WriteReport {
   uint64_t file_size = 0;
   uint64_t block_count = 0;
   uint64_t dictionary_size = 0;
+  int threads = 0;  // the threads that compressed the blocks (0: a plain file, none did)
 };
 
 // Writes `values` (layer `seeds` of table `name`) to `path`. The file is written under a
 // temporary name (AtomicFile), synced, opened and checked as a reader would, and only then
 // renamed into place, so an interrupted write or a full disk never leaves a truncated file that
-// looks valid. Values outside -seeds..seeds are refused.
+// looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks
+// (0: all cores, solver/rules/thread_count.h); the bytes do not depend on their number.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, const std::vector<int8_t>& values,
-                                       const WriteOptions& options = {});
+                                       const WriteOptions& options = {}, int threads = 0);
 
 class TableFile {
  public:
@@ -93,13 +95,13 @@ class TableFile {
   // The values of one block (block_size() of them, fewer in the last), decoded into `out`.
   Expected<bool> read_block(uint64_t block, int8_t* out) const;
   // Every value, in rank order (used to resume builds and by verify, stats and unpack), each
-  // block checked as by value(). `progress(done, total)` (positions; called on the calling thread
-  // only) follows the decoding.
+  // block checked as by value(), compressed blocks decoded by `threads` threads (0: all cores).
+  // `progress(done, total)` (positions; called on the calling thread only) follows the decoding.
   Expected<std::vector<int8_t>> read_all(
-      const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
+      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;
   // read_all after data_checksum_ok: a mismatch is an error ("corrupt data"), not values.
   Expected<std::vector<int8_t>> read_all_checked(
-      const std::function<void(uint64_t, uint64_t)>& progress = {}) const;
+      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;
   // Recomputes the data checksum over the whole file (open checks the header, index and
   // dictionary; blocks are checked by zstd, or by their checksums, when first read).
   bool data_checksum_ok() const;

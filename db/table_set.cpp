@@ -43,7 +43,7 @@ std::string LayerScan::gap_message(const std::string& table_dir) const {
          (missing.size() > 1 ? " are" : " is") + " missing (no " +
          layer_file_name(missing.front()) + "), so the tables are used up to " +
          std::to_string(covered) + " seeds and layers " + std::to_string(covered + 2) + ".." +
-         std::to_string(top) + " on disk are not (mancala db build rebuilds what is missing)";
+         std::to_string(top) + " on disk are not";
 }
 
 Expected<LayerScan> scan_layers(const std::string& table_dir) {

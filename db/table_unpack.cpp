@@ -4,6 +4,7 @@
 
 #include "db/file_io.h"
 #include "db/table_set.h"
+#include "solver/rules/stopwatch.h"
 #include "solver/tables/table_index.h"
 
 namespace mancala::db {
@@ -12,15 +13,17 @@ namespace {
 
 // Layer `seeds` copied from its compressed file, whose blocks are all decompressed and checked.
 Expected<WriteReport> write_plain_copy(const std::string& directory, const std::string& name,
-                                       int houses, int seeds, const LayerProgressFn& progress) {
+                                       int houses, int seeds, int threads,
+                                       const LayerProgressFn& progress) {
   const std::string source = directory + "/" + layer_file_name(seeds);
   const std::string target = directory + "/" + plain_layer_file_name(seeds);
   Expected<std::shared_ptr<const TableFile>> file = TableFile::open(source, name, houses, seeds);
   if (!file) return Error{file.error() + " (no sound layer to copy to " + target + ")"};
-  Expected<std::vector<int8_t>> values =
-      (*file)->read_all_checked([&](uint64_t done, uint64_t total) {
+  Expected<std::vector<int8_t>> values = (*file)->read_all_checked(
+      [&](uint64_t done, uint64_t total) {
         if (progress) progress({seeds, "decode", done, total});
-      });
+      },
+      threads);
   if (!values) return Error{values.error()};
   if (progress) progress({seeds, "write", 0, 1});
   WriteOptions plain;
@@ -31,7 +34,9 @@ Expected<WriteReport> write_plain_copy(const std::string& directory, const std::
 }  // namespace
 
 Expected<UnpackPlan> plan_unpack(const UnpackRequest& request) {
-  if (request.max_seeds < -1) return Error{"--max-seeds must be at least 0"};
+  if (request.max_seeds < -1)
+    return Error{"max seeds must be at least 0 (or -1: every layer), not " +
+                 std::to_string(request.max_seeds)};
   Expected<std::shared_ptr<const TableSet>> tables =
       TableSet::open(request.database_dir, request.rules);
   if (!tables) return Error{tables.error()};
@@ -41,8 +46,7 @@ Expected<UnpackPlan> plan_unpack(const UnpackRequest& request) {
   Expected<PathKind> kind = path_kind(plan.directory);
   if (!kind) return Error{kind.error()};
   if (*kind != PathKind::Directory)
-    return Error{plan.directory + ": no such directory (build the " + name +
-                 " tables first: mancala db build)"};
+    return Error{plan.directory + ": no " + name + " tables (no such directory)"};
   plan.warning = (*tables)->gap_warning();
   const int available = (*tables)->max_seeds();
   if (available < 0) return Error{plan.directory + ": no " + name + " tables (no seeds-00.mtb)"};
@@ -77,11 +81,12 @@ Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn
       report.kept = true;
       report.file_size = (*existing)->header().file_size;
     } else {  // missing, or failed its checks: (re)written
-      Expected<WriteReport> written = write_plain_copy(plan->directory, name, houses, s, progress);
+      Expected<WriteReport> written =
+          write_plain_copy(plan->directory, name, houses, s, request.threads, progress);
       if (!written) return Error{written.error()};
       report.file_size = written->file_size;
     }
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report.seconds = seconds_since(t0);
     if (layer_done) layer_done(report);
   }
   return true;

@@ -8,6 +8,7 @@
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "solver/rules/moves.h"
+#include "solver/rules/thread_count.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/table_index.h"
@@ -19,7 +20,7 @@ namespace {
 
 // Opens one layer file, checks it (the name and houses must agree with layer 0's; the data
 // checksum) and reads its values; on failure the error goes to the report.
-std::optional<std::vector<int8_t>> read_checked(const std::string& path, int seeds,
+std::optional<std::vector<int8_t>> read_checked(const std::string& path, int seeds, int threads,
                                                 VerifyReport& report, int& houses) {
   Expected<std::shared_ptr<const TableFile>> file =
       TableFile::open(path, report.table_name, report.table_name.empty() ? -1 : houses, seeds);
@@ -32,7 +33,7 @@ std::optional<std::vector<int8_t>> read_checked(const std::string& path, int see
         std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
     houses = static_cast<int>((*file)->header().houses);
   }
-  Expected<std::vector<int8_t>> values = (*file)->read_all_checked();
+  Expected<std::vector<int8_t>> values = (*file)->read_all_checked({}, threads);
   if (!values) {
     report.errors.push_back(values.error());
     return std::nullopt;
@@ -61,7 +62,9 @@ class LayerValues : public ExactValues {
 }  // namespace
 
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
-                                              const LayerProgressFn& progress, size_t keep) {
+                                              const LayerProgressFn& progress, int threads,
+                                              size_t keep) {
+  threads = threads_or_all_cores(threads);
   VerifyReport report;
   std::vector<std::vector<int8_t>> layers;
   int houses = 0;
@@ -80,14 +83,14 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
     const bool has_plain = scan->layers[static_cast<size_t>(s)].plain;
     std::optional<std::vector<int8_t>> values, plain_values;
     const size_t errors_before = report.errors.size();
-    if (has_compressed) values = read_checked(compressed, s, report, houses);
-    if (has_plain) plain_values = read_checked(plain, s, report, houses);
+    if (has_compressed) values = read_checked(compressed, s, threads, report, houses);
+    if (has_plain) plain_values = read_checked(plain, s, threads, report, houses);
     if (report.errors.size() > errors_before) break;
     if (values && plain_values && *values != *plain_values) {
       const auto differ = std::mismatch(values->begin(), values->end(), plain_values->begin());
       report.errors.push_back(plain + ": differs from " + layer_file_name(s) + " at rank " +
                               std::to_string(differ.first - values->begin()) +
-                              " (a stale or corrupt copy: delete it and run mancala db unpack)");
+                              " (a stale or corrupt copy: delete it and unpack the tables again)");
       break;
     }
     if (has_plain) ++report.plain_layers;
@@ -114,7 +117,7 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
     std::atomic<uint64_t> mismatches{0};
     std::mutex found_mutex;
     std::vector<VerifyMismatch> found;
-    for_each_rank(index, s, 0, size, [&](uint64_t r, const TableKey& key) {
+    for_each_rank(index, s, 0, size, threads, [&](uint64_t r, const TableKey& key) {
       const Position p = position_from_key(key.counts.data(), houses);
       const RootProbe probe = probe_root(*rules, values, p);
       const int stored = layers[static_cast<size_t>(s)][r];

@@ -34,8 +34,9 @@ struct VerifyReport {
 };
 
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
-// mismatches.
+// mismatches. Runs on `threads` threads (0: all cores, solver/rules/thread_count.h).
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
-                                              const LayerProgressFn& progress, size_t keep = 10);
+                                              const LayerProgressFn& progress, int threads = 0,
+                                              size_t keep = 10);
 
 }  // namespace mancala::db

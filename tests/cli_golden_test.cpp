@@ -58,6 +58,10 @@ const GoldenCase kCases[] = {
     // {fresh_db} is a copy of {db} for the one case, which may write to it; {mancala} is the
     // binary, for a case that runs it twice.
     {"db_unpack", "db unpack kalah --db {fresh_db} --threads 1 -q"},
+    // --threads travels to the build as a value: the header says how many build (and write).
+    {"db_build_one_thread",
+     "db build kalah --max-seeds 3 --threads 1 --out {fresh_db}/new -q && "
+     "{mancala} db build kalah --max-seeds 4 --threads 1 --out {fresh_db}/new"},
     {"db_unpack_resume",
      "db unpack kalah --max-seeds 3 --db {fresh_db} -t 1 -q >/dev/null && "
      "{mancala} db unpack kalah --db {fresh_db} -t 1 -q"},
@@ -230,6 +234,18 @@ const std::vector<TimingMask>& timing_masks() {
        std::regex("^( *[0-9]+ +[0-9]+ +[0-9]+) +[0-9]+\\.[0-9]+(  (written|kept))",
                   std::regex::multiline),
        "$1 <seconds>$2"},
+      {"db build row: build, exits, levels and write seconds",
+       std::regex("^( *[0-9]+ +[0-9]+ +(1 pass|-|[0-9]+))( +[0-9]+\\.[0-9]+){4}( +[0-9]+ "
+                  "+[0-9]+\\.[0-9]+)",
+                  std::regex::multiline),
+       "$1 <seconds> <seconds> <seconds> <seconds>$4"},
+      {"db build total: seconds",
+       std::regex("(bits/position\\)), [0-9]+\\.[0-9]+ s$", std::regex::multiline),
+       "$1, <seconds> s"},
+      {"progress line for a log: rate",
+       std::regex("^(.*: [0-9.]+% \\([^,]* of [^,]*, )[0-9.]+[kMG]? ([a-z]+/s\\))",
+                  std::regex::multiline),
+       "$1<rate> $2"},
       {"db unpack total: seconds",
        std::regex("(, [0-9]+ kept), [0-9]+\\.[0-9]+ s$", std::regex::multiline), "$1, <seconds> s"},
       {"search and solve: seconds after a node count",

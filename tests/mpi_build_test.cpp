@@ -156,9 +156,9 @@ TEST_P(DistributedBuild, GivesTheOneMachineBuildsBytes) {
           " --mpi --threads " + std::to_string(c.threads) + " --partition " + c.partition +
           " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(
-      r.output.find(std::to_string(c.ranks) + " ranks x " + std::to_string(c.threads) + " threads"),
-      std::string::npos)
+  EXPECT_NE(r.output.find(std::to_string(c.ranks) + " ranks x " + std::to_string(c.threads) +
+                          (c.threads == 1 ? " thread," : " threads,")),
+            std::string::npos)
       << r.output;
   expect_same_layers(reference(c.game), out, c.table);
   fs::remove_all(out);

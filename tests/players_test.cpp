@@ -1,8 +1,6 @@
 // Computer levels and match bookkeeping.
 #include <gtest/gtest.h>
 
-#include <omp.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -179,12 +177,8 @@ TEST(Match, BalancedOpeningsAreReproducible) {
 
 TEST(Match, BalancedOpeningsDoNotDependOnTheNumberOfThreads) {
   const Rules rules = Rules::congkak(5, 3);
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const std::vector<Opening> one = match_openings(rules, 3, 12, balanced(4, 1));
-  omp_set_num_threads(3);
-  const std::vector<Opening> three = match_openings(rules, 3, 12, balanced(4, 1));
-  omp_set_num_threads(threads);
+  const std::vector<Opening> one = match_openings(rules, 3, 12, balanced(4, 1), 1);
+  const std::vector<Opening> three = match_openings(rules, 3, 12, balanced(4, 1), 3);
   for (size_t k = 0; k < one.size(); ++k) EXPECT_EQ(one[k].moves, three[k].moves) << k;
 }
 

@@ -2,8 +2,6 @@
 // un-moves, no counters, just every position's moves and fixpoints recomputed until stable.
 #include <gtest/gtest.h>
 
-#include <omp.h>
-
 #include <algorithm>
 #include <array>
 #include <map>
@@ -191,15 +189,12 @@ TEST(Retrograde, UnmovesFindEveryInnerParent) {
 TEST(Retrograde, SameValuesWithOneThreadAndWithSeveral) {
   for (const char* game : {"kalah", "kalah:6:4:empty-capture", "kalah:4:4", "oware"}) {
     const Rules rules = *parse_rules(game);
-    const int saved = omp_get_max_threads();
     std::vector<std::vector<int8_t>> one, many;
-    omp_set_num_threads(1);
-    RetrogradeBuilder a(rules, 9);
+    RetrogradeBuilder a(rules, 9, LayerMethod::Fastest, 1);
     for (int s = 0; s <= 9; ++s) one.push_back(a.build_layer(s));
-    omp_set_num_threads(4);
-    RetrogradeBuilder b(rules, 9);
+    RetrogradeBuilder b(rules, 9, LayerMethod::Fastest, 4);
+    EXPECT_EQ(b.threads(), 4);
     for (int s = 0; s <= 9; ++s) many.push_back(b.build_layer(s));
-    omp_set_num_threads(saved);
     EXPECT_EQ(one, many) << game;
   }
 }

@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
-#include <omp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -132,15 +131,62 @@ TEST_F(TableFiles, ProbeSeesPositionsFromTheSideToMove) {
 }
 
 TEST_F(TableFiles, BytesAreTheSameWithOneThreadOrSeveral) {
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  build("oware", 9);
-  const std::string one = read_bytes(layer_path("oware-abapa", 9));
-  fs::remove_all(dir_ / "oware-abapa");
-  omp_set_num_threads(2);
-  build("oware", 9);
-  omp_set_num_threads(saved);
-  EXPECT_EQ(read_bytes(layer_path("oware-abapa", 9)), one);
+  // The request's thread count reaches every phase, the writer included: each layer reports the
+  // threads that built it and the team that compressed its blocks, and the bytes do not change.
+  for (const auto& [game, table] :
+       {std::pair{"oware", "oware-abapa"}, std::pair{"kalah", "kalah-6"}}) {
+    std::vector<std::string> bytes[2];
+    for (const int threads : {1, 2}) {
+      fs::remove_all(dir_ / table);
+      const BuildRequest request{*parse_rules(game), 9, dir_.string(), {}, threads};
+      std::vector<LayerReport> reports;
+      Expected<bool> done =
+          build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); });
+      ASSERT_TRUE(done.ok()) << done.error();
+      ASSERT_EQ(reports.size(), 10u) << game;
+      for (const LayerReport& r : reports) {
+        EXPECT_EQ(r.threads, threads) << game << " layer " << r.seeds;
+        EXPECT_EQ(r.write_threads, threads) << game << " layer " << r.seeds;
+        bytes[threads - 1].push_back(read_bytes(layer_path(table, r.seeds)));
+      }
+    }
+    EXPECT_EQ(bytes[0], bytes[1]) << game;
+  }
+}
+
+TEST_F(TableFiles, ResumedLayersReportNoThreads) {
+  build("kalah", 3);
+  const BuildRequest request{Rules::kalah(), 4, dir_.string(), {}, 1};
+  std::vector<LayerReport> reports;
+  ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); }).ok());
+  ASSERT_EQ(reports.size(), 5u);
+  for (int s = 0; s <= 3; ++s) {
+    EXPECT_TRUE(reports[s].resumed) << s;
+    EXPECT_EQ(reports[s].write_threads, 0) << s;
+  }
+  EXPECT_EQ(reports[4].threads, 1);
+  EXPECT_EQ(reports[4].write_threads, 1);
+}
+
+TEST_F(TableFiles, WriterCompressesWithTheThreadsAskedFor) {
+  RetrogradeBuilder builder(Rules::kalah(), 8, LayerMethod::Fastest, 1);
+  for (int s = 0; s <= 8; ++s) builder.build_layer(s);
+  std::string written[3];
+  for (const int threads : {1, 3}) {
+    const std::string path = (dir_ / ("seeds-08-" + std::to_string(threads) + ".mtb")).string();
+    Expected<WriteReport> report =
+        write_table_file(path, "kalah:6", 6, 8, builder.layer(8), {}, threads);
+    ASSERT_TRUE(report.ok()) << report.error();
+    EXPECT_EQ(report->threads, threads);
+    written[threads - 1] = read_bytes(path);
+  }
+  EXPECT_EQ(written[0], written[2]);
+  WriteOptions plain;
+  plain.plain = true;
+  Expected<WriteReport> report =
+      write_table_file((dir_ / "plain.mtb").string(), "kalah:6", 6, 8, builder.layer(8), plain, 3);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report->threads, 0);  // nothing to compress
 }
 
 TEST_F(TableFiles, PositionWithMoreSeedsThanTablesIsNotCovered) {
@@ -596,7 +642,7 @@ TEST_F(TableFiles, EveryHeaderFieldIsBoundedBeforeItIsTrusted) {
        "table name"},
       {"unknown encoding", [](TableHeader& h) { h.value_encoding = 9; }, "unknown value encoding"},
       {"old plain layout", [](TableHeader& h) { h.value_encoding = kUncheckedPlainBytes; },
-       "mancala db unpack"},
+       "older layout"},
   };
   const std::string path = layer_path("kalah-6", 4);
   const std::string original = read_bytes(path);

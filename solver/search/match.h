@@ -55,9 +55,9 @@ Opening balanced_opening(const Rules& rules, Random& random, const OpeningOption
 
 // The openings of a match, one per pair of games: opening k comes from a random stream of its own,
 // seeded by `seed` and k, so the result does not depend on the number of threads computing them
-// (in parallel).
+// in parallel (`threads`; 0: all cores, solver/rules/thread_count.h).
 std::vector<Opening> match_openings(const Rules& rules, uint64_t seed, int count,
-                                    const OpeningOptions& options);
+                                    const OpeningOptions& options, int threads = 0);
 
 // Plays a whole game: the opening, then the players in turn (each sowing chosen by the player
 // whose side is to move).

@@ -14,12 +14,13 @@ namespace mancala {
 inline constexpr uint64_t kRankChunk = uint64_t{1} << 14;
 
 // Calls `body(rank, key)` for every rank in [begin, end) of layer `seeds`, chunks shared out
-// between the OpenMP threads in force (dynamically: positions differ in cost). `body` must be
-// safe to call from several threads at once; the order of calls is not defined.
+// between `threads` threads (dynamically: positions differ in cost). `body` must be safe to call
+// from several threads at once; the order of calls is not defined.
 template <class Body>
-void for_each_rank(const TableIndex& index, int seeds, uint64_t begin, uint64_t end, Body&& body) {
+void for_each_rank(const TableIndex& index, int seeds, uint64_t begin, uint64_t end, int threads,
+                   Body&& body) {
   const uint64_t chunks = (end - begin + kRankChunk - 1) / kRankChunk;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (uint64_t c = 0; c < chunks; ++c) {
     const uint64_t lo = begin + c * kRankChunk;
     const uint64_t hi = std::min(end, lo + kRankChunk);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "solver/rules/moves.h"
+#include "solver/rules/stopwatch.h"
+#include "solver/rules/thread_count.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_kalah.h"
 #include "solver/tables/retrograde_phases.h"
@@ -24,11 +26,11 @@ namespace {
 constexpr uint64_t kSlice = 1 << 22;
 
 template <class Body>
-void sliced(const TableIndex& index, int seeds, const std::string& phase,
+void sliced(const TableIndex& index, int seeds, int threads, const std::string& phase,
             const LayerProgressFn& progress, Body&& body) {
   const uint64_t size = index.layer_size(seeds);
   for (uint64_t begin = 0; begin < size; begin += kSlice) {
-    for_each_rank(index, seeds, begin, std::min(size, begin + kSlice), body);
+    for_each_rank(index, seeds, begin, std::min(size, begin + kSlice), threads, body);
     if (progress) progress({seeds, phase, std::min(size, begin + kSlice), size});
   }
 }
@@ -51,16 +53,14 @@ std::vector<T> new_layer_values(uint64_t size) {
   return values;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
-RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method)
+RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method,
+                                     int threads)
     : rules_(*table_rules_for(rules)),
       max_seeds_(max_seeds),
       one_pass_(rules_.kind == GameKind::Kalah && method == LayerMethod::Fastest),
+      threads_(threads_or_all_cores(threads)),
       index_(2 * rules.houses, max_seeds),
       layers_(static_cast<size_t>(max_seeds) + 1) {}
 
@@ -82,7 +82,7 @@ const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds,
 void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<int8_t> values = new_layer_values(index_.layer_size(seeds));
-  value_kalah_layer(rules_, index_, layers_, seeds, values.data(), "values", progress);
+  value_kalah_layer(rules_, index_, layers_, seeds, values.data(), threads_, "values", progress);
   last_levels_ = 0;
   last_level_scans_ = 0;
   last_timings_ = {0, 0, seconds_since(start)};
@@ -159,9 +159,8 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
   LevelStarts starts(seeds);
 
   // Phase "exits".
-  std::vector<LevelStarts::Delta> thread_starts(static_cast<size_t>(omp_get_max_threads()),
-                                                starts.delta());
-  sliced(index, seeds, "exits", progress, [&](uint64_t r, const TableKey& key) {
+  std::vector<LevelStarts::Delta> thread_starts(static_cast<size_t>(threads_), starts.delta());
+  sliced(index, seeds, threads_, "exits", progress, [&](uint64_t r, const TableKey& key) {
     const Position p = position_from_key(key.counts.data(), h);
     // Children that leave the layer are looked up in the layers below: work out every rank
     // first and prefetch, so that the cache misses overlap.
@@ -205,7 +204,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
     uint64_t settled = 0;
     while (!frontier.empty()) {
       std::vector<uint64_t> next;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
       {
         std::vector<uint64_t> found;
         LevelStarts::Delta counted = starts.delta();

@@ -68,17 +68,22 @@ enum class LayerMethod : uint8_t {
 class RetrogradeBuilder {
  public:
   // `rules` are the game's rules (any seeds per house); tables cover up to `max_seeds` seeds.
-  RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method = LayerMethod::Fastest);
+  // Every phase runs on `threads` threads (0: all cores, thread_count.h); the bytes do not depend
+  // on their number.
+  RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method = LayerMethod::Fastest,
+                    int threads = 0);
 
   const TableIndex& index() const { return index_; }
   const Rules& rules() const { return rules_; }
   int max_seeds() const { return max_seeds_; }
   // Whether layers are built in one pass (Kalah, unless LayerMethod::Levels was asked).
   bool uses_one_pass() const { return one_pass_; }
+  // The threads every phase runs on (the count asked for, resolved).
+  int threads() const { return threads_; }
 
-  // Builds layer `seeds`; the layers below must be present (built or set). Uses the OpenMP
-  // threads in force. Returns the values, also kept for the layers above (and not moved while
-  // later layers are built, so another thread may read them meanwhile, e.g. to write them).
+  // Builds layer `seeds`; the layers below must be present (built or set). Returns the values, also
+  // kept for the layers above (and not moved while later layers are built, so another thread may
+  // read them meanwhile, e.g. to write them).
   const std::vector<int8_t>& build_layer(int seeds, const LayerProgressFn& progress = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
@@ -103,6 +108,7 @@ class RetrogradeBuilder {
   Rules rules_;
   int max_seeds_;
   bool one_pass_;
+  int threads_;
   TableIndex index_;
   std::vector<std::vector<int8_t>> layers_;
   int last_levels_ = 0;

@@ -85,14 +85,14 @@ class KalahLayerPass {
     work_out_rows();
   }
 
-  void run(const std::string& phase, const LayerProgressFn& progress) {
+  void run(int threads, const std::string& phase, const LayerProgressFn& progress) {
     uint64_t done = 0;
     for (int potential = 0; potential <= seeds_ * H; ++potential) {
       const std::vector<Tile> tiles = tiles_of(potential);
       uint64_t positions = 0;
       for (const Tile& t : tiles) positions += t.positions();
       if (positions == 0) continue;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
       {
         Pipeline pipe;
 #pragma omp for schedule(dynamic, 1) nowait
@@ -457,29 +457,29 @@ class KalahLayerPass {
 template <int H>
 void run_pass(const Rules& rules, const TableIndex& index,
               const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
-              const std::string& phase, const LayerProgressFn& progress) {
+              int threads, const std::string& phase, const LayerProgressFn& progress) {
   KalahLayerPass<H> pass(rules, index, layers, seeds, values);
-  pass.run(phase, progress);
+  pass.run(threads, phase, progress);
 }
 
 }  // namespace
 
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
-                       const std::string& phase, const LayerProgressFn& progress) {
+                       int threads, const std::string& phase, const LayerProgressFn& progress) {
   switch (rules.houses) {
     case 1:
-      return run_pass<1>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress);
     case 2:
-      return run_pass<2>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress);
     case 3:
-      return run_pass<3>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress);
     case 4:
-      return run_pass<4>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress);
     case 5:
-      return run_pass<5>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress);
     default:
-      return run_pass<6>(rules, index, layers, seeds, values, phase, progress);
+      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress);
   }
 }
 

@@ -14,10 +14,10 @@ namespace mancala {
 
 // Values every position of layer `seeds` of the Kalah table with `rules.houses` houses a side
 // (table rules: table_rules.h) into `values` (layer_size(seeds) bytes, in rank order), from the
-// layers below, `layers[0 .. seeds-1]`. Uses the OpenMP threads in force; the bytes do not depend
-// on their number. `progress` reports phase `phase`.
+// layers below, `layers[0 .. seeds-1]`, with `threads` threads (at least 1); the bytes do not
+// depend on their number. `progress` reports phase `phase`.
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
-                       const std::string& phase, const LayerProgressFn& progress);
+                       int threads, const std::string& phase, const LayerProgressFn& progress);
 
 }  // namespace mancala

@@ -27,13 +27,9 @@ struct AnalyseOptions {
   bool json = false;
 };
 
-void check_analyse(const AnalyseOptions& o) {
-  require_position(require_rules(o.game), o.position);
-}
-
-void run_analyse(const AnalyseOptions& o) {
-  const Rules rules = require_rules(o.game);
-  const Position p = require_position(rules, o.position);
+void run_analyse(const AnalyseOptions& o, const RulesAndPosition& parsed) {
+  const Rules& rules = parsed.rules;
+  const Position& p = parsed.position;
   if (generate_moves(rules, p).empty()) throw Failure(to_string(p) + ": the game is over");
   std::unique_ptr<db::TableValues> tables;
   if (!o.no_tables && rules.kind != GameKind::Congkak) {
@@ -87,7 +83,8 @@ void add_analyse_command(CLI::App& app) {
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   set_command(
-      cmd, [o] { check_analyse(*o); }, [o] { run_analyse(*o); });
+      cmd, [o] { return require_rules_and_position(o->game, o->position); },
+      [o](const RulesAndPosition& parsed) { run_analyse(*o, parsed); });
 }
 
 }  // namespace mancala::cli

@@ -22,9 +22,9 @@ struct ApplyOptions {
   bool json = false;
 };
 
-void run_apply(const ApplyOptions& options) {
-  const Rules rules = require_rules(options.game);
-  Game game(rules, require_position(rules, options.position));
+void run_apply(const ApplyOptions& options, const RulesAndPosition& parsed) {
+  const Rules& rules = parsed.rules;
+  Game game(rules, parsed.position);
   // Moves may be given one per argument or run together ("CFd").
   int number = 0;
   for (const std::string& word : options.moves) {
@@ -72,8 +72,8 @@ void add_apply_command(CLI::App& app) {
   cmd->add_flag("--json", options->json,
                 "Print position, stores, side to move, game-over flag and result as JSON");
   set_command(
-      cmd, [options] { require_position(require_rules(options->game), options->position); },
-      [options] { run_apply(*options); });
+      cmd, [options] { return require_rules_and_position(options->game, options->position); },
+      [options](const RulesAndPosition& parsed) { run_apply(*options, parsed); });
 }
 
 }  // namespace mancala::cli

@@ -9,6 +9,7 @@
 #include "solver/rules/moves.h"
 #include "solver/rules/perft.h"
 #include "solver/rules/random.h"
+#include "solver/rules/stopwatch.h"
 #include "solver/search/match.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
@@ -63,7 +64,7 @@ SearchFigures run_search_workload(const SearchWorkload& work) {
     Search search(rules, 16);  // a fresh table per position keeps the count reproducible
     const auto t0 = std::chrono::steady_clock::now();
     search.search_depth(p, work.depth);
-    figures.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    figures.seconds += seconds_since(t0);
     figures.nodes += search.nodes();
     p = random_walk(rules, p, random, 3);  // the next position: three random plies on
   }
@@ -81,8 +82,7 @@ SolveFigures run_solve_workload(const char* game) {
   const auto t0 = std::chrono::steady_clock::now();
   Solver solver(rules, 16);  // a fresh table: the count is reproducible
   const SolveResult r = solver.solve(start_position(rules));
-  return {r.value, r.nodes,
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+  return {r.value, r.nodes, seconds_since(t0)};
 }
 
 void run_bench(bool json) {
@@ -99,8 +99,7 @@ void run_bench(bool json) {
     const Rules rules = require_rules(work.game);
     const auto t0 = std::chrono::steady_clock::now();
     const PerftCount count = perft(rules, start_position(rules), work.depth);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = seconds_since(t0);
     const double rate = static_cast<double>(count.moves_applied) / seconds;
     total_applied += count.moves_applied;
     if (json) {
@@ -187,7 +186,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("bench", "Run the fixed speed workloads and print their figures");
   cmd->add_flag("--json", *json, "Print one JSON object");
-  set_command(cmd, {}, [json] { run_bench(*json); });
+  set_command(cmd, [json] { run_bench(*json); });
 }
 
 }  // namespace mancala::cli

@@ -1,6 +1,4 @@
 // mancala db bench GAME: probes per second, uniform random positions and random playouts.
-#include <omp.h>
-
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -13,10 +11,13 @@
 #include "db/table_set.h"
 #include "solver/rules/moves.h"
 #include "solver/rules/random.h"
+#include "solver/rules/stopwatch.h"
+#include "solver/rules/thread_count.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
+#include "tools/command_line/endgame_tables.h"
 #include "tools/service/json_output.h"
 
 namespace mancala::cli {
@@ -39,34 +40,33 @@ struct ProbeSample {
   TableKey key;
 };
 
-// Probes per second over `samples`, with the threads in force.
-double time_probes(const db::TableSet& tables, const std::vector<ProbeSample>& samples) {
+// Probes per second over `samples`, with `threads` threads.
+double time_probes(const db::TableSet& tables, const std::vector<ProbeSample>& samples,
+                   int threads) {
   std::atomic<uint64_t> failures{0};
   int64_t checksum = 0;
   const auto t0 = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(static) reduction(+ : checksum)
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : checksum)
   for (size_t i = 0; i < samples.size(); ++i) {
     const db::ProbeResult r = tables.probe_key(samples[i].seeds, samples[i].key);
     if (!r.ok()) failures.fetch_add(1);
     checksum += r.value;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   if (failures.load()) throw Failure(fmt::format("{} probes failed", failures.load()));
   volatile int64_t sink = checksum;
   (void)sink;
   return static_cast<double>(samples.size()) / seconds;
 }
 
-void run_probe_bench(const ProbeBenchOptions& options) {
-  const Rules rules = require_rules(options.game);
+void run_probe_bench(const ProbeBenchOptions& options, const Rules& rules) {
   // The samples: two lists of `probes` positions.
   require_memory(2 * options.probes * sizeof(ProbeSample),
                  fmt::format("--probes {}", options.probes));
   Expected<std::shared_ptr<const db::TableSet>> opened =
       db::TableSet::open(database_directory(options.db), rules);
   if (!opened) throw Failure(opened.error());
-  if (!(*opened)->gap_warning().empty()) warn((*opened)->gap_warning());
+  warn_layer_gap((*opened)->gap_warning());
   const db::TableSet& tables = **opened;
   const int top = tables.max_seeds();
   if (top < 0) throw Failure("no " + rules.table_name() + " tables in " + tables.directory());
@@ -108,14 +108,12 @@ void run_probe_bench(const ProbeBenchOptions& options) {
       p.slots[p.store_slot(Side::North)] = 0;
     }
   }
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  time_probes(tables, uniform);  // fill this thread's cache state fairly for both runs
-  const double uniform_one = time_probes(tables, uniform);
-  const double playout_one = time_probes(tables, playout);
-  omp_set_num_threads(threads);
-  const double uniform_all = time_probes(tables, uniform);
-  const double playout_all = time_probes(tables, playout);
+  const int threads = threads_or_all_cores(options.threads);
+  time_probes(tables, uniform, 1);  // fill this thread's cache state fairly for both runs
+  const double uniform_one = time_probes(tables, uniform, 1);
+  const double playout_one = time_probes(tables, playout, 1);
+  const double uniform_all = time_probes(tables, uniform, threads);
+  const double playout_all = time_probes(tables, playout, threads);
   if (options.json) {
     json_output::Json out;
     out["table"] = rules.table_name();
@@ -158,11 +156,8 @@ void add_db_bench_command(CLI::App& db) {
       ->check(thread_count());
   cmd->add_flag("--json", bench->json, "Print one JSON object");
   set_command(
-      cmd, [bench] { require_rules(bench->game); },
-      [bench] {
-        set_thread_count(bench->threads);
-        run_probe_bench(*bench);
-      });
+      cmd, [bench] { return require_rules(bench->game); },
+      [bench](const Rules& rules) { run_probe_bench(*bench, rules); });
 }
 
 }  // namespace mancala::cli

@@ -1,6 +1,7 @@
 // mancala db build GAME --max-seeds S: a game's endgame tables, layer by layer, resumable.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -11,6 +12,8 @@
 
 #include "db/table_build.h"
 #include "db/table_build_mpi.h"
+#include "solver/rules/stopwatch.h"
+#include "solver/rules/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/progress.h"
@@ -31,6 +34,31 @@ struct BuildOptions {
   std::string partition = "interleaved";
 };
 
+// What the check step parsed: the request as the library takes it, threads included.
+struct ParsedBuild {
+  db::BuildRequest request;
+  db::DistributedOptions distributed;
+};
+
+ParsedBuild parse_build(const BuildOptions& options) {
+  ParsedBuild parsed;
+  db::BuildRequest& request = parsed.request;
+  request.rules = require_rules(options.game);
+  request.max_seeds = options.max_seeds;
+  request.database_dir = database_directory(options.out);
+  request.write.block_size = options.block_size;
+  request.write.compression_level = options.level;
+  request.threads = options.threads;  // 0: all cores (with --mpi: shared out, below)
+  parsed.distributed.partition = options.partition == "ranges"
+                                     ? db::PartitionPolicy::Ranges
+                                     : db::PartitionPolicy::Interleaved;  // the validator's two
+  return parsed;
+}
+
+std::string thread_count_text(int threads) {
+  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+}
+
 double megabytes(uint64_t bytes) {
   return static_cast<double>(bytes) / 1e6;
 }
@@ -42,14 +70,12 @@ double megabytes(uint64_t bytes) {
 // spoke; then MPI ends on every rank and each exits with status 1. An error on one rank alone (an
 // exception: it cannot reach the others) is printed by that rank, marked with its rank, before
 // MPI_Abort stops the whole job.
-void run_distributed_build(const BuildOptions& options, const db::BuildRequest& request) {
-  db::DistributedOptions distributed;
-  if (options.partition == "ranges")
-    distributed.partition = db::PartitionPolicy::Ranges;
-  else if (options.partition == "interleaved")
-    distributed.partition = db::PartitionPolicy::Interleaved;
-  else
-    throw UsageError("--partition must be ranges or interleaved");
+void run_distributed_build(const BuildOptions& options, const ParsedBuild& parsed) {
+  if (!db::MpiSession::available())
+    throw Failure(
+        "--mpi is not available: this mancala was built without MPI (install libopenmpi-dev and "
+        "openmpi-bin, then configure with -DMANCALA_MPI=ON)");
+  db::BuildRequest request = parsed.request;
   bool failed = false;
   {
     Expected<std::unique_ptr<db::MpiSession>> started = db::MpiSession::start();
@@ -57,15 +83,15 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
     const db::MpiSession& session = **started;
     const int rank = session.rank();
     // By default the ranks on one machine share its cores out between them.
-    if (options.threads == 0)
-      set_thread_count(std::max(1, omp_get_num_procs() / session.ranks_on_this_machine()));
+    if (request.threads == 0)
+      request.threads = std::max(1, omp_get_num_procs() / session.ranks_on_this_machine());
     try {
       // Rank 0 prints the table, unless --quiet; the others never print but errors.
       const bool printer = rank == 0 && !options.quiet;
       if (printer) {
-        fmt::print("building {} tables up to {} seeds in {} ({} ranks x {} threads, {} parts)\n",
+        fmt::print("building {} tables up to {} seeds in {} ({} ranks x {}, {} parts)\n",
                    request.rules.table_name(), request.max_seeds, request.database_dir,
-                   session.size(), omp_get_max_threads(), options.partition);
+                   session.size(), thread_count_text(request.threads), options.partition);
         fmt::print(
             "{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9} {:>12} {:>12} {:>10} {:>9} "
             "{:>8} {:>9} {:>10}  {}\n",
@@ -79,7 +105,7 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
       double total_seconds = 0;
       uint64_t peak = 0;
       Expected<bool> done = db::build_tables_distributed(
-          session, request, distributed,
+          session, request, parsed.distributed,
           [&](const db::DistributedProgress& p) {
             bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos",
                        fmt::format("{} messages ({:.1f} MB)",
@@ -131,17 +157,15 @@ void run_distributed_build(const BuildOptions& options, const db::BuildRequest& 
   if (failed) throw ReportedFailure{};
 }
 
-void run_build(const BuildOptions& options) {
-  const Rules rules = require_rules(options.game);
-  set_thread_count(options.threads);
-  db::BuildRequest request{rules, options.max_seeds, database_directory(options.out), {}};
-  request.write.block_size = options.block_size;
-  request.write.compression_level = options.level;
-  if (options.mpi) return run_distributed_build(options, request);
+void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
+  if (options.mpi) return run_distributed_build(options, parsed);
+  const db::BuildRequest& request = parsed.request;
   const bool printer = !options.quiet;
   if (printer) {
-    fmt::print("building {} tables up to {} seeds in {} ({} threads)\n", rules.table_name(),
-               options.max_seeds, request.database_dir, omp_get_max_threads());
+    // The builder's threads, and as many again writing alongside.
+    fmt::print("building {} tables up to {} seeds in {} ({})\n", request.rules.table_name(),
+               request.max_seeds, request.database_dir,
+               thread_count_text(threads_or_all_cores(request.threads)));
     // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
     // phases (Oware). "write" ran alongside the build of the layers above.
     fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds",
@@ -173,8 +197,7 @@ void run_build(const BuildOptions& options) {
       });
   if (!done) throw Failure(done.error());
   if (!printer) return;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = seconds_since(start);
   fmt::print("total {} positions, {} bytes ({:.3f} bits/position), {:.1f} s\n", total_positions,
              total_bytes,
              8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
@@ -218,7 +241,8 @@ void add_db_build_command(CLI::App& db) {
                   "(one range of positions each)")
       ->check(CLI::IsMember({"interleaved", "ranges"}));
   set_command(
-      cmd, [build] { require_rules(build->game); }, [build] { run_build(*build); });
+      cmd, [build] { return parse_build(*build); },
+      [build](const ParsedBuild& parsed) { run_build(*build, parsed); });
 }
 
 }  // namespace mancala::cli

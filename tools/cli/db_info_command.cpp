@@ -12,6 +12,7 @@
 #include "db/table_set.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
+#include "tools/command_line/endgame_tables.h"
 
 namespace mancala::cli {
 
@@ -64,7 +65,7 @@ void run_info(const std::string& path) {
   for (const std::string& dir : *found) {
     Expected<db::LayerScan> scan = db::scan_layers(dir);
     if (!scan) throw Failure(scan.error());
-    if (!scan->gap_message(dir).empty()) warn(scan->gap_message(dir));
+    warn_layer_gap(scan->gap_message(dir));
     // A row per file: a layer with a plain copy has two (the copy is what probes read). Every
     // file must hold the table and houses of the first, and the layer its name says.
     uint64_t positions = 0, bytes = 0, plain_positions = 0, plain_bytes = 0;
@@ -110,7 +111,7 @@ void add_db_info_command(CLI::App& db) {
   cmd->add_option("PATH", *info, "A layer file, a table directory or a database directory")
       ->required()
       ->check(path_name());
-  set_command(cmd, {}, [info] { run_info(*info); });
+  set_command(cmd, [info] { run_info(*info); });
 }
 
 }  // namespace mancala::cli

@@ -12,6 +12,7 @@
 #include "solver/rules/moves.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
+#include "tools/command_line/endgame_tables.h"
 #include "tools/service/json_output.h"
 
 namespace mancala::cli {
@@ -25,24 +26,23 @@ struct QueryOptions {
   bool json = false;
 };
 
-void check_query(const QueryOptions& options) {
-  require_position(require_rules(options.game), options.position);
-}
-
-void run_query(const QueryOptions& options) {
-  const Rules rules = require_rules(options.game);
-  const Position p = require_position(rules, options.position);
+void run_query(const QueryOptions& options, const RulesAndPosition& parsed) {
+  const Rules& rules = parsed.rules;
+  const Position& p = parsed.position;
   Expected<std::shared_ptr<const db::TableSet>> tables =
       db::TableSet::open(database_directory(options.db), rules);
   if (!tables) throw Failure(tables.error());
-  if (!(*tables)->gap_warning().empty()) warn((*tables)->gap_warning());
+  warn_layer_gap((*tables)->gap_warning());
   const Side mover = p.side_to_move;
   const int stores = p.mover_lead();
   const int seeds = p.seeds_on_board();
   // Every move valued from the tables as they store values (play goes on until the board is
   // empty); a game already over by its own rules is worth what they give (table_answer.h).
   const db::TableAnswer probe = db::value_every_move(rules, db::TableValues(*tables), p);
-  if (!probe.ok()) throw Failure(probe.message);
+  if (!probe.ok())
+    throw Failure((*tables)->max_seeds() < 0
+                      ? probe.message + " (build them with: " + build_command(rules) + ")"
+                      : probe.message);
 
   if (options.json) {
     fmt::print("{}\n", json_output::dump(json_output::table_answer_json(rules, p, probe,
@@ -78,7 +78,8 @@ void add_db_query_command(CLI::App& db) {
       ->check(path_name());
   cmd->add_flag("--json", query->json, "Print one JSON object");
   set_command(
-      cmd, [query] { check_query(*query); }, [query] { run_query(*query); });
+      cmd, [query] { return require_rules_and_position(query->game, query->position); },
+      [query](const RulesAndPosition& parsed) { run_query(*query, parsed); });
 }
 
 }  // namespace mancala::cli

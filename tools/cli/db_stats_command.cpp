@@ -13,6 +13,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/stats_chart.h"
 #include "tools/command_line/cli.h"
+#include "tools/command_line/endgame_tables.h"
 
 namespace mancala::cli {
 
@@ -33,7 +34,7 @@ void run_stats(const StatsOptions& options) {
   const std::string& dir = tables->front();
   Expected<db::LayerScan> scan = db::scan_layers(dir);
   if (!scan) throw Failure(scan.error());
-  if (!scan->gap_message(dir).empty()) warn(scan->gap_message(dir));
+  warn_layer_gap(scan->gap_message(dir));
   std::vector<LayerStats> layers;
   std::string name;
   int houses = -1;
@@ -104,7 +105,7 @@ void add_db_stats_command(CLI::App& db) {
                 "CSV: seeds,positions,wins,draws,losses,min_value,max_value,histogram");
   cmd->add_option("--plot", stats->plot, "Also write an SVG chart to this file")
       ->check(path_name());
-  set_command(cmd, {}, [stats] { run_stats(*stats); });
+  set_command(cmd, [stats] { run_stats(*stats); });
 }
 
 }  // namespace mancala::cli

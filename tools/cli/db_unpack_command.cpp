@@ -1,6 +1,4 @@
 // mancala db unpack GAME [--max-seeds S]: plain copies of a game's table layers.
-#include <omp.h>
-
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -9,8 +7,10 @@
 #include <CLI/CLI.hpp>
 
 #include "db/table_unpack.h"
+#include "solver/rules/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
+#include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 
 namespace mancala::cli {
@@ -25,14 +25,13 @@ struct UnpackOptions {
   bool quiet = false;
 };
 
-void run_unpack(const UnpackOptions& options) {
-  const Rules rules = require_rules(options.game);
-  set_thread_count(options.threads);
-  const db::UnpackRequest request{rules, options.max_seeds, database_directory(options.db)};
+void run_unpack(const UnpackOptions& options, const Rules& rules) {
+  const db::UnpackRequest request{rules, options.max_seeds, database_directory(options.db),
+                                  options.threads};
   Expected<db::UnpackPlan> plan = db::plan_unpack(request);
-  if (!plan) throw Failure(plan.error());
-  if (!plan->warning.empty()) warn(plan->warning);
-  const int threads = omp_get_max_threads();
+  if (!plan) throw Failure(with_build_advice(plan.error(), rules, request.database_dir));
+  warn_layer_gap(plan->warning);
+  const int threads = threads_or_all_cores(request.threads);
   fmt::print("unpacking {} layers 0..{} in {} ({} thread{})\n", rules.table_name(),
              plan->last_layer, plan->directory, threads, threads == 1 ? "" : "s");
   fmt::print("{:>5} {:>14} {:>13} {:>9}\n", "seeds", "positions", "bytes", "seconds");
@@ -81,7 +80,8 @@ void add_db_unpack_command(CLI::App& db) {
       ->check(thread_count());
   cmd->add_flag("--quiet,-q", unpack->quiet, "No progress bar");
   set_command(
-      cmd, [unpack] { require_rules(unpack->game); }, [unpack] { run_unpack(*unpack); });
+      cmd, [unpack] { return require_rules(unpack->game); },
+      [unpack](const Rules& rules) { run_unpack(*unpack, rules); });
 }
 
 }  // namespace mancala::cli

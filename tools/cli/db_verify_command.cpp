@@ -17,7 +17,6 @@ namespace mancala::cli {
 namespace {
 
 void run_verify(const std::string& path, int threads, bool quiet) {
-  set_thread_count(threads);
   Expected<std::vector<std::string>> found = db::table_directories(path);
   if (!found) throw Failure(found.error());
   const std::vector<std::string>& tables = *found;
@@ -25,10 +24,12 @@ void run_verify(const std::string& path, int threads, bool quiet) {
   bool all_ok = true;
   for (const std::string& dir : tables) {
     ProgressBar bar(quiet);
-    Expected<db::VerifyReport> report =
-        db::verify_table_directory(dir, [&](const LayerProgress& p) {
+    Expected<db::VerifyReport> report = db::verify_table_directory(
+        dir,
+        [&](const LayerProgress& p) {
           bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
-        });
+        },
+        threads);
     bar.finish();
     if (!report) throw Failure(report.error());
     for (const std::string& error : report->errors) fmt::print("FAILED {}\n", error);
@@ -66,7 +67,7 @@ void add_db_verify_command(CLI::App& db) {
   cmd->add_option("--threads,-t", verify->threads, "Threads (default: all cores)")
       ->check(thread_count());
   cmd->add_flag("--quiet,-q", verify->quiet, "No progress bar");
-  set_command(cmd, {}, [verify] { run_verify(verify->path, verify->threads, verify->quiet); });
+  set_command(cmd, [verify] { run_verify(verify->path, verify->threads, verify->quiet); });
 }
 
 }  // namespace mancala::cli

@@ -1,6 +1,4 @@
 // mancala match GAME --a LEVEL --b LEVEL --games N
-#include <omp.h>
-
 #include <cstdlib>
 #include <ctime>
 #include <optional>
@@ -12,6 +10,7 @@
 
 #include "db/file_io.h"
 #include "solver/rules/record.h"
+#include "solver/rules/thread_count.h"
 #include "solver/search/match.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
@@ -47,9 +46,8 @@ struct MatchOptions {
   bool quiet = false;
 };
 
-void run_match(const MatchOptions& o) {
-  const Rules rules = require_rules(o.game);
-  set_thread_count(o.threads);
+void run_match(const MatchOptions& o, const Rules& rules) {
+  const int threads = threads_or_all_cores(o.threads);
   // Created before the games, so that a path that cannot be written fails now, not after them;
   // written whole at the end (AtomicFile), so that a failed write leaves the old file.
   std::optional<db::AtomicFile> pgn;
@@ -71,14 +69,14 @@ void run_match(const MatchOptions& o) {
   opening_options.turns = o.opening_turns;
   opening_options.balance = o.no_balance ? -1 : o.balance;
   const std::vector<Opening> openings =
-      match_openings(rules, o.seed, (o.games + 1) / 2, opening_options);
+      match_openings(rules, o.seed, (o.games + 1) / 2, opening_options, threads);
   int unbalanced = 0;
   for (const Opening& opening : openings)
     if (opening.evaluation && std::abs(*opening.evaluation) > o.balance) ++unbalanced;
   std::vector<std::unique_ptr<Game>> games(static_cast<size_t>(o.games));
   ProgressBar bar(o.quiet);
   int done = 0;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (int i = 0; i < o.games; ++i) {
     const bool a_south = i % 2 == 0;
     auto options = [&](int level, uint64_t salt) {
@@ -193,7 +191,8 @@ void add_match_command(CLI::App& app) {
                 "Print one JSON object (games, wins, draws, losses, points, elo)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
   set_command(
-      cmd, [o] { require_rules(o->game); }, [o] { run_match(*o); });
+      cmd, [o] { return require_rules(o->game); },
+      [o](const Rules& rules) { run_match(*o, rules); });
 }
 
 }  // namespace mancala::cli

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "solver/rules/perft.h"
+#include "solver/rules/stopwatch.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/service/json_output.h"
@@ -21,13 +22,9 @@ struct PerftOptions {
   bool json = false;
 };
 
-void check_perft(const PerftOptions& options) {
-  require_position(require_rules(options.game), options.position);
-}
-
-void run_perft(const PerftOptions& options) {
-  const Rules rules = require_rules(options.game);
-  const Position start = require_position(rules, options.position);
+void run_perft(const PerftOptions& options, const RulesAndPosition& parsed) {
+  const Rules& rules = parsed.rules;
+  const Position& start = parsed.position;
   if (!options.json) {
     fmt::print("perft {} from {}\n", rules.name(), to_string(start));
     fmt::print("{:>5} {:>16} {:>18} {:>10} {:>14}\n", "depth", "leaves", "moves applied", "seconds",
@@ -37,8 +34,7 @@ void run_perft(const PerftOptions& options) {
   for (int depth = 1; depth <= options.depth; ++depth) {
     const auto t0 = std::chrono::steady_clock::now();
     const PerftCount count = perft(rules, start, depth);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = seconds_since(t0);
     const double rate = seconds > 0 ? static_cast<double>(count.moves_applied) / seconds : 0.0;
     if (options.json) {
       json_output::Json row;
@@ -75,7 +71,8 @@ void add_perft_command(CLI::App& app) {
   cmd->add_option("--position,-p", options->position, "Start from this position string");
   cmd->add_flag("--json", options->json, "Print one JSON object");
   set_command(
-      cmd, [options] { check_perft(*options); }, [options] { run_perft(*options); });
+      cmd, [options] { return require_rules_and_position(options->game, options->position); },
+      [options](const RulesAndPosition& parsed) { run_perft(*options, parsed); });
 }
 
 }  // namespace mancala::cli

@@ -325,14 +325,8 @@ class TerminalGame {
   bool announced_end_ = false;
 };
 
-void check_play(const PlayOptions& options) {
-  require_position(require_rules(options.game), options.position);
-}
-
-void run_play(const PlayOptions& options) {
-  const Rules rules = require_rules(options.game);
-  const Position start = require_position(rules, options.position);
-  TerminalGame(options, rules, start).run();
+void run_play(const PlayOptions& options, const RulesAndPosition& parsed) {
+  TerminalGame(options, parsed.rules, parsed.position).run();
 }
 
 }  // namespace
@@ -361,7 +355,8 @@ void add_play_command(CLI::App& app) {
       ->check(unsigned_in(0, UINT64_MAX));
   cmd->add_flag("--no-color", options->no_color, "No ANSI colours");
   set_command(
-      cmd, [options] { check_play(*options); }, [options] { run_play(*options); });
+      cmd, [options] { return require_rules_and_position(options->game, options->position); },
+      [options](const RulesAndPosition& parsed) { run_play(*options, parsed); });
 }
 
 }  // namespace mancala::cli

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "db/table_values.h"
+#include "solver/rules/thread_count.h"
 #include "solver/search/solve.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
@@ -35,23 +36,24 @@ struct SolveCommandOptions {
   bool quiet = false;
 };
 
-void check_solve(const SolveCommandOptions& o) {
-  const Rules rules = require_rules(o.game);
-  const Position p = require_position(rules, o.position);
+RulesAndPosition check_solve(const SolveCommandOptions& o) {
+  RulesAndPosition parsed = require_rules_and_position(o.game, o.position);
+  const Position& p = parsed.position;
   // The value lies within the seeds still to be won (and the stores' difference).
   const int bound = p.seeds_on_board() + p.store(Side::South) + p.store(Side::North);
   if (o.guess_given && (o.guess < -bound || o.guess > bound))
     throw UsageError(fmt::format("--guess: the value of this position lies in -{}..{}, not {}",
                                  bound, bound, o.guess));
+  return parsed;
 }
 
-void run_solve(const SolveCommandOptions& o) {
-  const Rules rules = require_rules(o.game);
-  const Position p = require_position(rules, o.position);
+void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
+  const Rules& rules = parsed.rules;
+  const Position& p = parsed.position;
   const MoveList moves = generate_moves(rules, p);
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   require_memory(static_cast<uint64_t>(o.hash_megabytes) << 20, "--hash");
-  const int threads = o.threads > 0 ? o.threads : machine_cores();
+  const int threads = threads_or_all_cores(o.threads);
   std::unique_ptr<db::DecodedTableValues> tables;
   if (!o.no_tables && rules.kind != GameKind::Congkak) {
     const std::string instead =
@@ -152,9 +154,9 @@ void add_solve_command(CLI::App& app) {
       cmd,
       [o, guess] {
         o->guess_given = guess->count() > 0;
-        check_solve(*o);
+        return check_solve(*o);
       },
-      [o] { run_solve(*o); });
+      [o](const RulesAndPosition& parsed) { run_solve(*o, parsed); });
 }
 
 }  // namespace mancala::cli

@@ -1,6 +1,5 @@
 #include "tools/command_line/cli.h"
 
-#include <omp.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -31,10 +30,13 @@ thread_local CommandMode current_mode = CommandMode::Execute;
 
 // ---- The command line
 
-void set_command(CLI::App* cmd, std::function<void()> check, std::function<void()> run) {
-  cmd->callback([check = std::move(check), run = std::move(run)] {
-    if (check) check();
-    if (current_mode == CommandMode::Execute && run) run();
+bool executing() {
+  return current_mode == CommandMode::Execute;
+}
+
+void set_command(CLI::App* cmd, std::function<void()> run) {
+  cmd->callback([run = std::move(run)] {
+    if (executing() && run) run();
   });
 }
 
@@ -288,10 +290,9 @@ Position require_position(const Rules& rules, const std::string& text) {
   return *position;
 }
 
-void set_thread_count(int threads) {
-  if (threads < 0 || threads > max_threads())  // the validator has refused these already
-    throw UsageError(fmt::format("--threads must be from 1 to {}", max_threads()));
-  if (threads > 0) omp_set_num_threads(threads);
+RulesAndPosition require_rules_and_position(const std::string& game, const std::string& position) {
+  const Rules rules = require_rules(game);
+  return {rules, require_position(rules, position)};
 }
 
 bool stdout_is_color_terminal() {

@@ -11,12 +11,17 @@
 //      zeros), so that CLI11's conversion reads exactly what was checked.
 //   3. The GAME string (require_rules, whose message lists the accepted forms) and checks across
 //      options (a position against its game) go in the command's `check` function, which throws
-//      UsageError.
-//   4. set_command(cmd, check, run) registers both. run_command_line() parses, checks and runs;
-//      with CommandMode::ParseOnly it parses and checks only, so that option handling can be
-//      driven in-process without running anything (the command-line fuzz target and the tests
-//      do).
-//   5. Every error, CLI11's own parse errors and ours, leaves through run_command_line as
+//      UsageError. It parses each of them once and returns what it parsed (a Rules, a
+//      RulesAndPosition, a struct of the command's own), which `run` is handed: run parses
+//      nothing again.
+//   4. set_command(cmd, check, run) registers both (set_command(cmd, run) a command whose
+//      validators check everything). run_command_line() parses, checks and runs; with
+//      CommandMode::ParseOnly it parses and checks only, so that option handling can be driven
+//      in-process without running anything (the command-line fuzz target and the tests do).
+//   5. Values go to the library as values: a --threads count travels in the request or the
+//      call that uses it (0: all cores, solver/rules/thread_count.h), never as a setting of the
+//      whole process.
+//   6. Every error, CLI11's own parse errors and ours, leaves through run_command_line as
 //      "mancala: error: ..." on standard error (control bytes escaped), with exit status 2 for
 //      bad input (UsageError, a parse error) and 1 for a request that cannot be carried out
 //      (Failure); --help prints help and exits 0.
@@ -63,8 +68,19 @@ enum class CommandMode {
 // the exit status (0, 1 or 2), having printed any error as "mancala: error: ...".
 int run_command_line(CLI::App& app, int argc, const char* const* argv,
                      CommandMode mode = CommandMode::Execute);
-// Registers a subcommand's checks and work (step 4 above).
-void set_command(CLI::App* cmd, std::function<void()> check, std::function<void()> run);
+// Whether the command line being parsed is to run its command (CommandMode::Execute).
+bool executing();
+// Registers a subcommand whose options' validators check everything: `run` does the work.
+void set_command(CLI::App* cmd, std::function<void()> run);
+// Registers a subcommand's check and work (steps 3 and 4 above): `check()` parses and checks what
+// the validators cannot, once, and returns it; `run` is handed that value.
+template <class Check, class Run>
+void set_command(CLI::App* cmd, Check check, Run run) {
+  cmd->callback([check = std::move(check), run = std::move(run)] {
+    const auto parsed = check();
+    if (executing()) run(parsed);
+  });
+}
 
 // "mancala: error: MESSAGE" on standard error (control bytes escaped), flushed: the one error line.
 void report_error(std::string_view message);
@@ -117,12 +133,15 @@ void require_memory(uint64_t bytes, const std::string& what);
 Rules require_rules(const std::string& game);
 // The start position when `text` is empty.
 Position require_position(const Rules& rules, const std::string& text);
+// A GAME and a position string (empty: the start) parsed together, as most commands take them.
+struct RulesAndPosition {
+  Rules rules;
+  Position position;
+};
+RulesAndPosition require_rules_and_position(const std::string& game, const std::string& position);
 
 // The database directory of a --db / --out option (tools/service/game_tables.h).
 using service::database_directory;
-// Sets the OpenMP threads of a --threads option (0: not given, all cores). The option's
-// validator has bounded it.
-void set_thread_count(int threads);
 
 // The most bytes a game record (`play`'s load) may have.
 inline constexpr size_t kMaxRecordBytes = 4u << 20;

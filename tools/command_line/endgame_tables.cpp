@@ -13,9 +13,24 @@ db::ProbeFailureHandler warn_on_probe_failure(const std::string& instead) {
   };
 }
 
+std::string build_command(const Rules& rules) {
+  return "mancala db build " + rules.name() + " --max-seeds 16";
+}
+
 std::string tables_advice(const Rules& rules, const service::GameTables& tables) {
   if (tables.problem != service::TablesProblem::NoneBuilt) return tables.reason;
-  return tables.reason + " (build them with: mancala db build " + rules.name() + " --max-seeds 16)";
+  return tables.reason + " (build them with: " + build_command(rules) + ")";
+}
+
+std::string with_build_advice(const std::string& message, const Rules& rules,
+                              const std::string& db_dir) {
+  if (service::open_game_tables(rules, db_dir).problem != service::TablesProblem::NoneBuilt)
+    return message;
+  return message + "; build them with: " + build_command(rules);
+}
+
+void warn_layer_gap(const std::string& gap) {
+  if (!gap.empty()) warn(gap + " (mancala db build rebuilds what is missing)");
 }
 
 std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std::string& db_dir,
@@ -24,7 +39,7 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
   service::GameTables tables =
       service::open_game_tables(rules, db_dir, warn_on_probe_failure(instead));
   if (unreadable) *unreadable = tables.problem == service::TablesProblem::Unreadable;
-  if (!tables.gap_warning.empty()) warn(tables.gap_warning);
+  warn_layer_gap(tables.gap_warning);
   if (!tables && why_not) *why_not = tables_advice(rules, tables);
   return std::move(tables.values);
 }

@@ -25,6 +25,15 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
 
 // Why the tables are not there, with the command that builds them when none are built.
 std::string tables_advice(const Rules& rules, const service::GameTables& tables);
+// The command that builds the game's tables: "mancala db build kalah --max-seeds 16".
+std::string build_command(const Rules& rules);
+// `message` (why a request on the game's tables failed in `db_dir`), with the command that builds
+// them when there are none there.
+std::string with_build_advice(const std::string& message, const Rules& rules,
+                              const std::string& db_dir);
+// Warns about a layer missing below the highest on disk (db::TableSet::gap_warning), saying what
+// rebuilds it; nothing when `gap` is empty.
+void warn_layer_gap(const std::string& gap);
 
 // ", endgame tables up to S seeds" (with how many probes failed, if any) for a summary line.
 std::string tables_note(int max_seeds, uint64_t failed_probes);

@@ -28,9 +28,9 @@ struct EngineCommandOptions {
   std::string db;
 };
 
-void run_engine(const EngineCommandOptions& o) {
+void run_engine(const EngineCommandOptions& o, const Rules& rules) {
   EngineDefaults defaults;
-  defaults.rules = require_rules(o.game);
+  defaults.rules = rules;
   defaults.level = o.level;
   defaults.tables_path = database_directory(o.db);
   EngineSession session(defaults, [](const std::string& line) {
@@ -63,7 +63,8 @@ void add_engine_command(CLI::App& app) {
       "ponderhit, quit. Answers: info depth D score cp S nodes N time MS nps X pv LETTERS, "
       "bestmove LETTER (0000 when the game is over), info string MESSAGE.");
   set_command(
-      cmd, [o] { require_rules(o->game); }, [o] { run_engine(*o); });
+      cmd, [o] { return require_rules(o->game); },
+      [o](const Rules& rules) { run_engine(*o, rules); });
 }
 
 }  // namespace mancala::engine

@@ -111,8 +111,7 @@ void add_serve_command(CLI::App& app) {
                   "Largest request body in bytes; larger ones get 413 (default 65536)")
       ->check(unsigned_in(1024, kMaxBodyBytes));
   cmd->add_flag("--log", o->log, "Print one line per request on standard error");
-  set_command(
-      cmd, [] {}, [o] { run_serve(*o); });
+  set_command(cmd, [o] { run_serve(*o); });
 }
 
 }  // namespace mancala::cli

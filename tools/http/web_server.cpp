@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 #include <httplib.h>
 
+#include "solver/rules/thread_count.h"
 #include "tools/http/web_assets.h"
 #include "tools/http/work_queue.h"
 
@@ -84,8 +85,7 @@ struct WebServer::Impl {
   explicit Impl(const ServeOptions& o)
       : options(o),
         api(o.database_dir, o.limits, o.on_probe_failure),
-        workers(o.threads > 0 ? static_cast<size_t>(o.threads)
-                              : std::max(1u, std::thread::hardware_concurrency())),
+        workers(static_cast<size_t>(threads_or_all_cores(o.threads))),
         // Thinking runs at a lower priority than the connection threads: a table look-up
         // waits for no computer move (measured: see docs/http-api.md, "Measured load").
         compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {

@@ -23,7 +23,7 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;           // 0: any free port (bind() tells which)
   std::string database_dir;  // empty: the default database directory
-  int threads = 0;           // compute workers; 0: one per core
+  int threads = 0;           // compute workers; 0: all cores (solver/rules/thread_count.h)
   int http_threads = 128;    // connection threads
   int queue = 0;             // compute jobs that may wait; 0: 8 per worker
   size_t max_body_bytes = 64 * 1024;

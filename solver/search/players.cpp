@@ -30,6 +30,12 @@ std::string level_name(int level, const Rules& rules) {
   }
 }
 
+ProShares pro_shares(double seconds, uint64_t nodes) {
+  // A share of a node budget is never 0, which would mean no limit.
+  return {seconds * 2 / 3, seconds / 3, nodes > 0 ? std::max<uint64_t>(nodes * 2 / 3, 1) : 0,
+          nodes > 0 ? std::max<uint64_t>(nodes / 3, 1) : 0};
+}
+
 Player::Player(const Rules& rules, const PlayerOptions& options)
     : rules_(rules), options_(options), random_(options.seed) {
   // Fixed-depth levels need only a small table (and matches create many players).
@@ -86,14 +92,20 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   Move move;
   if (options_.level >= 6 && options_.endgame && choose_exact(p, move, thinking)) return move;
   SearchLimits limits;
+  ProShares pro;
   if (options_.level <= 4) {
     limits.max_depth = fixed_depth(options_.level, rules_);
     limits.max_seconds = options_.max_seconds;
+  } else if (options_.level == 5) {
+    limits.max_seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;
+    limits.max_nodes = options_.nodes_per_move;
   } else {
-    // Pro thinks four times as long as level 5, and its search stops wherever the tables know.
-    const int factor = options_.level >= 6 ? 4 : 1;
-    limits.max_seconds = options_.nodes_per_move ? 0 : factor * options_.seconds_per_move;
-    limits.max_nodes = factor * options_.nodes_per_move;
+    // Pro's whole budget is six times level 5's: four to the search (which stops wherever the
+    // tables know), two to the solver.
+    pro = pro_shares(options_.nodes_per_move ? 0 : 6 * options_.seconds_per_move,
+                     6 * options_.nodes_per_move);
+    limits.max_seconds = pro.search_seconds;
+    limits.max_nodes = pro.search_nodes;
   }
   const SearchResult r = search_->run(p, limits);
   // The search sees positions, the game also the Oware repetition rule; both agree on which
@@ -103,11 +115,11 @@ Move Player::choose(const Game& game, Thinking* thinking) {
     *thinking = Thinking{r.depth, r.score, r.proven, false, r.pv, r.nodes, r.seconds};
   }
   if (solver_ && !r.proven) {
-    // Pro then tries to prove a best move outright, with half that budget again; the searched
-    // move stays when it is one of the best.
+    // Pro then tries to prove a best move outright with its solver's share; the searched move
+    // stays when it is one of the best.
     SolveLimits solve_limits;
-    solve_limits.max_seconds = limits.max_seconds / 2;
-    solve_limits.max_nodes = limits.max_nodes / 2;
+    solve_limits.max_seconds = pro.solve_seconds;
+    solve_limits.max_nodes = pro.solve_nodes;
     SolveOptions solve_options;
     solve_options.guess = r.score;
     solve_options.moves_only = true;

@@ -38,6 +38,18 @@ std::string level_name(int level, const Rules& rules);
 // 1 000 000 nodes); at 4 plies it sits between levels 3 and 5 (82% and 72.5%).
 int fixed_depth(int level, const Rules& rules);
 
+// The Pro level's split of one move's budget (a time, a node count, or both; 0: none): two thirds
+// to the search and, when the search has not proven its score, one third to the whole-game solver.
+// Every Pro move takes it from here: Player below, and the engine protocol, which drives the search
+// and the solver itself under a GUI's clock and stop.
+struct ProShares {
+  double search_seconds = 0;
+  double solve_seconds = 0;
+  uint64_t search_nodes = 0;
+  uint64_t solve_nodes = 0;
+};
+ProShares pro_shares(double seconds, uint64_t nodes);
+
 struct PlayerOptions {
   int level = 2;
   uint64_t seed = 1;

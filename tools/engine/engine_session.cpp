@@ -452,9 +452,9 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
   // has not proven its score (as level 6 of `mancala play` does: four parts search, two solve);
   // not when the GUI limits the depth, which is how it asks for a weaker player.
   const bool solver_phase = solver_ && !go.depth && (seconds > 0 || nodes > 0);
-  limits.max_seconds = solver_phase ? seconds * 2 / 3 : seconds;
-  // (A share is never 0, which would mean no limit.)
-  limits.max_nodes = solver_phase && nodes > 0 ? std::max<uint64_t>(nodes * 2 / 3, 1) : nodes;
+  const ProShares pro = pro_shares(seconds, nodes);
+  limits.max_seconds = solver_phase ? pro.search_seconds : seconds;
+  limits.max_nodes = solver_phase ? pro.search_nodes : nodes;
 
   bool started = false;
   {
@@ -484,8 +484,8 @@ Move EngineSession::think_with_search(const GoRequest& go, const Position& p, ui
     running_solver_ = solver_.get();
   }
   SolveLimits solve_limits;
-  solve_limits.max_seconds = seconds / 3;
-  solve_limits.max_nodes = nodes > 0 ? std::max<uint64_t>(nodes / 3, 1) : 0;
+  solve_limits.max_seconds = pro.solve_seconds;
+  solve_limits.max_nodes = pro.solve_nodes;
   SolveOptions options;
   options.guess = r.score;
   options.moves_only = true;

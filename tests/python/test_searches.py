@@ -153,3 +153,25 @@ def test_one_search_refuses_a_second_thread():
         search.run(game.start(), depth=2)
     search.stop()
     worker.join()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mancala.Search("kalah", 2 ** 43),
+    lambda: mancala.Player("kalah", 5, hash_mb=2 ** 43),
+    lambda: mancala.solve("kalah:3:2", hash_mb=2 ** 43),
+], ids=["search", "player", "solve"])
+def test_memory_beyond_the_machine_is_refused_not_overflowed(call):
+    # 2**43 MB overflows 64 bits as bytes: refused at once as more than the machine has.
+    with pytest.raises(ValueError, match="more than this machine's memory"):
+        call()
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), 0.0, -1.0])
+def test_a_time_limit_must_be_a_finite_positive_number(seconds):
+    start = mancala.Game("kalah").start()
+    for call in (lambda: mancala.Search("kalah").run(start, seconds=seconds),
+                 lambda: mancala.Player("kalah", 5, seconds=seconds),
+                 lambda: mancala.solve("kalah:3:2", seconds=seconds),
+                 lambda: mancala.analyse("kalah", seconds=seconds)):
+        with pytest.raises(ValueError, match="seconds must be more than 0"):
+            call()

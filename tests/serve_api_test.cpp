@@ -379,6 +379,31 @@ TEST_F(ServeApi, TableProblemsAreReportedAtStartAndAFailedProbeOnce) {
   fs::remove_all(copy);
 }
 
+TEST_F(ServeApi, EachAnalysisCountsItsOwnFailedProbes) {
+  // The server's tables are shared by every request: an analysis reports the probes that failed
+  // in it, not every failure since the server started.
+  const fs::path copy = copy_of_kalah_tables("serve_failed_probes_db");
+  fs::resize_file(copy / "kalah-6" / "seeds-03.mtb", 100);
+  ServeOptions o = options();
+  o.database_dir = copy.string();
+  o.on_probe_failure = [](const std::string&) {};
+  {
+    RunningServer damaged(o);
+    std::vector<json> answers;
+    for (int i = 0; i < 2; ++i) {
+      const auto r = damaged.client()->Get(
+          "/api/v1/analyse?game=kalah&position=1-1-0-0-0-0-0-0-0-0-1-0-24-21-S&depth=4");
+      ASSERT_TRUE(r);
+      ASSERT_EQ(r->status, 200) << r->body;
+      answers.push_back(json::parse(r->body));
+    }
+    EXPECT_GT(answers[0]["tables"]["failed_probes"].get<int>(), 0) << answers[0].dump();
+    EXPECT_EQ(answers[1]["tables"]["failed_probes"], answers[0]["tables"]["failed_probes"]);
+    EXPECT_EQ(answers[1]["moves"], answers[0]["moves"]);
+  }
+  fs::remove_all(copy);
+}
+
 // ------------------------------------------------------------------ computer moves
 
 TEST_F(ServeApi, Level1PlaysALegalMoveAndSaysHowItThought) {

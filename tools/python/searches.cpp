@@ -202,8 +202,8 @@ AnalysisObject analyse(py::handle game, py::handle position,
     out.moves.push_back({letter(p.side_to_move, m.move), m.score, m.exact(),
                          service::provenance_name(m.provenance), m.depth,
                          move_letters(rules, p, m.line)});
-    if (m.score == a.best().score) out.best.push_back(out.moves.back().move);
   }
+  for (Move m : a.best_moves()) out.best.push_back(letter(p.side_to_move, m));
   return out;
 }
 

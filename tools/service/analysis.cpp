@@ -56,6 +56,13 @@ const char* provenance_name(Provenance provenance) {
   return "estimate";
 }
 
+std::vector<Move> Analysis::best_moves() const {
+  std::vector<Move> out;
+  for (const MoveAnalysis& m : moves)
+    if (m.score == best().score) out.push_back(m.move);
+  return out;
+}
+
 Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& limits,
                  const db::TableValues* tables) {
   Analysis out;
@@ -73,6 +80,8 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
     const double budget = limits.depth > 0 ? limits.max_seconds : limits.seconds;
     const double share = budget / legal.size();  // each move's (0: no limit)
     out.seconds = limits.depth > 0 ? 0 : limits.seconds;
+    // The tables may be shared (a server's): their count of failures runs over every call.
+    const uint64_t failures_before = tables ? tables->failures() : 0;
     Search search(rules, kSearchMegabytes, tables);
     Solver solver(rules, kSolverMegabytes, tables);
     for (Move m : legal) {
@@ -106,7 +115,7 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
       }
       out.moves.push_back(std::move(move));
     }
-    if (tables) out.failed_probes += tables->failures();
+    if (tables) out.failed_probes += tables->failures() - failures_before;
   }
   std::stable_sort(out.moves.begin(), out.moves.end(),
                    [](const MoveAnalysis& a, const MoveAnalysis& b) { return a.score > b.score; });

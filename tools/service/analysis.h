@@ -50,6 +50,8 @@ struct Analysis {
   double seconds = 0;               // the budget given (0 when the tables answered)
 
   const MoveAnalysis& best() const { return moves.front(); }
+  // The moves of the best score, in the order of `moves`.
+  std::vector<Move> best_moves() const;
 };
 
 // The deepest search an analysis accepts, in plies.

@@ -86,8 +86,9 @@ Json analysis_json(const Rules& rules, const Position& p, const service::Analysi
       entry["depth"] = m.depth;
     entry["line"] = move_letters_json(rules, p, m.line);
     moves.push_back(std::move(entry));
-    if (m.score == top.score) best.push_back(letter);
   }
+  for (Move m : analysis.best_moves())
+    best.push_back(std::string(1, move_letter(p.side_to_move, m)));
   Json out{{"game", rules.name()},
            {"position", to_string(p)},
            {"side_to_move", side_name(p.side_to_move)},

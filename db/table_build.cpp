@@ -128,13 +128,18 @@ class LayerWriter {
 
 }  // namespace
 
-Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
-                            const std::function<void(const LayerReport&)>& layer_done) {
+Expected<bool> check_build_request(const BuildRequest& request) {
   Expected<Rules> table_rules = table_rules_for(request.rules);
   if (!table_rules) return Error{table_rules.error()};
   if (request.max_seeds < 0 || request.max_seeds > kMaxTableSeeds)
     return Error{"max seeds must be from 0 to " + std::to_string(kMaxTableSeeds) + ", not " +
                  std::to_string(request.max_seeds)};
+  return true;
+}
+
+Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,
+                            const std::function<void(const LayerReport&)>& layer_done) {
+  if (Expected<bool> ok = check_build_request(request); !ok) return ok;
   const std::string name = request.rules.table_name();
   const int houses = request.rules.houses;
   const std::string directory = request.database_dir + "/" + table_directory_name(name);

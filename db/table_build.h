@@ -42,6 +42,10 @@ struct LayerReport {
   std::string path;
 };
 
+// What both builds (this one and the distributed one) refuse before anything is built: a game
+// without tables, max seeds outside 0..kMaxTableSeeds.
+Expected<bool> check_build_request(const BuildRequest& request);
+
 // Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it
 // is written (or kept), in order. Both are called on the calling thread only. A build ended
 // early (an error, or an exception thrown by `progress`) still writes the layers it finished

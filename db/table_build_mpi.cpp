@@ -1034,11 +1034,7 @@ Expected<bool> build_tables_distributed(
     const MpiSession& session, const BuildRequest& request, const DistributedOptions& options,
     const std::function<void(const DistributedProgress&)>& progress,
     const std::function<void(const DistributedLayerReport&)>& layer_done) {
-  Expected<Rules> table_rules = table_rules_for(request.rules);
-  if (!table_rules) return Error{table_rules.error()};
-  if (request.max_seeds < 0 || request.max_seeds > kMaxTableSeeds)
-    return Error{"max seeds must be from 0 to " + std::to_string(kMaxTableSeeds) + ", not " +
-                 std::to_string(request.max_seeds)};
+  if (Expected<bool> ok = check_build_request(request); !ok) return ok;
   if (request.write.block_size == 0) return Error{"the block size must be at least 1"};
   DistributedBuild build(session, request, options, progress, layer_done);
   return build.run();

@@ -86,10 +86,6 @@ const GameForm (&game_forms())[3] {
   return forms;
 }
 
-const GameForm& game_form(GameKind kind) {
-  return game_forms()[static_cast<int>(kind)];
-}
-
 Rules rules_of_form(GameKind kind, int houses, int seeds, int variant) {
   switch (kind) {
     case GameKind::Kalah:
@@ -119,7 +115,7 @@ std::string_view game_string_forms() {
       const std::string title(f.title);
       const std::string seeds_range =
           std::to_string(f.min_seeds) + "-" + std::to_string(f.max_seeds);
-      if (f.kind == GameKind::Oware) {
+      if (!f.sized()) {
         out += line(kind, title + ", " + std::to_string(f.default_seeds) + " seeds, " +
                               std::string(f.variants[0].name) + " rules (= " + kind + ":" +
                               std::to_string(f.default_seeds) + ":" +
@@ -219,8 +215,7 @@ Expected<Rules> parse_rules(std::string_view text) {
   for (const GameForm& f : game_forms())
     if (kind_name(f.kind) == game) form = &f;
   if (!form) return bad_game(text, "unknown game '" + std::string(game) + "'");
-  // Oware has one board size: its GAME string names the seeds and the rule set only.
-  const bool sized = form->min_houses != form->max_houses;
+  const bool sized = form->sized();
   const size_t size_fields = sized ? 2 : 1;
   if ((sized && parts.size() == 2) || parts.size() > size_fields + 2)
     return bad_game(text, sized ? "expected GAME or GAME:H:N[:VARIANT]"

@@ -65,10 +65,12 @@ struct GameForm {
   int min_seeds, max_seeds, default_seeds;
   GameVariant variants[3];  // the default first
   int variant_count;
+
+  // Whether a GAME string names the board's size (Oware has one size: it names seeds and rules).
+  bool sized() const { return min_houses != max_houses; }
 };
 // Kalah, Oware and Congkak, in that order.
 const GameForm (&game_forms())[3];
-const GameForm& game_form(GameKind kind);
 // The rules of `kind` with `houses`, `seeds` (in the form's ranges) and its variant number
 // `variant` (0 .. variant_count-1).
 Rules rules_of_form(GameKind kind, int houses, int seeds, int variant);

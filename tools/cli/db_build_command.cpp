@@ -55,10 +55,6 @@ ParsedBuild parse_build(const BuildOptions& options) {
   return parsed;
 }
 
-std::string thread_count_text(int threads) {
-  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-}
-
 double megabytes(uint64_t bytes) {
   return static_cast<double>(bytes) / 1e6;
 }

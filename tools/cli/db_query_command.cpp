@@ -40,9 +40,7 @@ void run_query(const QueryOptions& options, const RulesAndPosition& parsed) {
   // empty); a game already over by its own rules is worth what they give (table_answer.h).
   const db::TableAnswer probe = db::value_every_move(rules, db::TableValues(*tables), p);
   if (!probe.ok())
-    throw Failure((*tables)->max_seeds() < 0
-                      ? probe.message + " (build them with: " + build_command(rules) + ")"
-                      : probe.message);
+    throw Failure((*tables)->max_seeds() < 0 ? probe.message + build_advice(rules) : probe.message);
 
   if (options.json) {
     fmt::print("{}\n", json_output::dump(json_output::table_answer_json(rules, p, probe,

@@ -32,8 +32,8 @@ void run_unpack(const UnpackOptions& options, const Rules& rules) {
   if (!plan) throw Failure(with_build_advice(plan.error(), rules, request.database_dir));
   warn_layer_gap(plan->warning);
   const int threads = threads_or_all_cores(request.threads);
-  fmt::print("unpacking {} layers 0..{} in {} ({} thread{})\n", rules.table_name(),
-             plan->last_layer, plan->directory, threads, threads == 1 ? "" : "s");
+  fmt::print("unpacking {} layers 0..{} in {} ({})\n", rules.table_name(), plan->last_layer,
+             plan->directory, thread_count_text(threads));
   fmt::print("{:>5} {:>14} {:>13} {:>9}\n", "seeds", "positions", "bytes", "seconds");
   ProgressBar bar(options.quiet);
   int written = 0, kept = 0;

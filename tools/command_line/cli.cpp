@@ -1,16 +1,12 @@
 #include "tools/command_line/cli.h"
 
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <cctype>
-#include <charconv>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -288,6 +284,10 @@ Position require_position(const Rules& rules, const std::string& text) {
   Expected<Position> position = parse_position(rules, text);
   if (!position) throw UsageError(position.error());
   return *position;
+}
+
+std::string thread_count_text(int threads) {
+  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
 }
 
 RulesAndPosition require_rules_and_position(const std::string& game, const std::string& position) {

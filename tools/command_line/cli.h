@@ -140,6 +140,9 @@ struct RulesAndPosition {
 };
 RulesAndPosition require_rules_and_position(const std::string& game, const std::string& position);
 
+// "1 thread", "4 threads": how a command's header line reports the threads it runs on.
+std::string thread_count_text(int threads);
+
 // The database directory of a --db / --out option (tools/service/game_tables.h).
 using service::database_directory;
 

@@ -17,9 +17,13 @@ std::string build_command(const Rules& rules) {
   return "mancala db build " + rules.name() + " --max-seeds 16";
 }
 
+std::string build_advice(const Rules& rules) {
+  return " (build them with: " + build_command(rules) + ")";
+}
+
 std::string tables_advice(const Rules& rules, const service::GameTables& tables) {
   if (tables.problem != service::TablesProblem::NoneBuilt) return tables.reason;
-  return tables.reason + " (build them with: " + build_command(rules) + ")";
+  return tables.reason + build_advice(rules);
 }
 
 std::string with_build_advice(const std::string& message, const Rules& rules,

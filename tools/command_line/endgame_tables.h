@@ -27,6 +27,8 @@ std::unique_ptr<db::TableValues> open_table_values(const Rules& rules, const std
 std::string tables_advice(const Rules& rules, const service::GameTables& tables);
 // The command that builds the game's tables: "mancala db build kalah --max-seeds 16".
 std::string build_command(const Rules& rules);
+// " (build them with: COMMAND)": what a message about missing tables ends with.
+std::string build_advice(const Rules& rules);
 // `message` (why a request on the game's tables failed in `db_dir`), with the command that builds
 // them when there are none there.
 std::string with_build_advice(const std::string& message, const Rules& rules,

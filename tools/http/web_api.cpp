@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
 
 #include "db/table_answer.h"
 #include "solver/rules/record.h"
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/tables/table_rules.h"
+#include "tools/command_line/endgame_tables.h"
 #include "tools/service/analysis.h"
 #include "tools/service/move_text.h"
 #include "tools/service/validation.h"
@@ -238,11 +236,9 @@ ApiReply WebApi::tables(const Params& params) const {
     const db::TableValues* tables = tables_for(rules);
     if (!tables) {
       const Expected<Rules> table_rules = table_rules_for(rules);
-      return error(404, table_rules
-                            ? "no " + rules.table_name() + " tables in " + shelf_.directory() +
-                                  " (build them with: mancala db build " + rules.name() +
-                                  " --max-seeds 16)"
-                            : table_rules.error());
+      return error(404, table_rules ? "no " + rules.table_name() + " tables in " +
+                                          shelf_.directory() + cli::build_advice(rules)
+                                    : table_rules.error());
     }
     db::TableAnswer a = db::value_every_move(rules, *tables, p);
     if (a.status == ProbeStatus::NotCovered) return error(404, a.message);

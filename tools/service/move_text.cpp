@@ -6,31 +6,30 @@
 
 namespace mancala::service {
 
-std::vector<std::string> legal_move_letters(const Rules& rules, const Position& p) {
-  std::vector<std::string> out;
-  for (Move m : generate_moves(rules, p)) out.emplace_back(1, move_letter(p.side_to_move, m));
-  return out;
-}
-
-std::vector<std::string> legal_move_letters(const Game& game) {
-  std::vector<std::string> out;
-  for (Move m : game.legal_moves())
-    out.emplace_back(1, move_letter(game.position().side_to_move, m));
-  return out;
-}
-
 namespace {
+
+std::vector<std::string> letters_of(Side mover, const MoveList& moves) {
+  std::vector<std::string> out;
+  for (Move m : moves) out.emplace_back(1, move_letter(mover, m));
+  return out;
+}
 
 std::string moves_text(Side mover, const MoveList& moves) {
   std::string out;
-  for (Move m : moves) {
-    if (!out.empty()) out += ' ';
-    out += move_letter(mover, m);
-  }
+  for (const std::string& letter : letters_of(mover, moves))
+    out += (out.empty() ? "" : " ") + letter;
   return out.empty() ? "none: the game is over" : out;
 }
 
 }  // namespace
+
+std::vector<std::string> legal_move_letters(const Rules& rules, const Position& p) {
+  return letters_of(p.side_to_move, generate_moves(rules, p));
+}
+
+std::vector<std::string> legal_move_letters(const Game& game) {
+  return letters_of(game.position().side_to_move, game.legal_moves());
+}
 
 std::string legal_moves_text(const Rules& rules, const Position& p) {
   return moves_text(p.side_to_move, generate_moves(rules, p));

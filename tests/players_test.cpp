@@ -1,10 +1,13 @@
 // Computer levels and match bookkeeping.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "solver/search/match.h"
 #include "solver/search/players.h"
@@ -119,6 +122,78 @@ TEST(Players, ProsProvenMovesAreBest) {
     // the solver is what proves the rest.
     EXPECT_GE(exact, 55) << name;
   }
+}
+
+// A caller's depth (an engine GUI's `go depth`) never lets levels 3 and 4 search past their own.
+TEST(Players, CallersDepthCapsTheFixedDepthLevelsButNeverRaisesThem) {
+  const Rules rules = Rules::kalah();
+  for (int asked : {1, 3, 20}) {
+    Player player(rules, PlayerOptions{4, 1});
+    Thinking thinking;
+    player.choose(Game(rules), MoveLimits{asked, 0, 0, true}, &thinking);
+    EXPECT_EQ(thinking.depth, std::min(asked, fixed_depth(4, rules))) << asked;
+  }
+}
+
+TEST(Players, EachCompletedDepthIsReportedInOrder) {
+  const Rules rules = Rules::oware();
+  PlayerOptions options;
+  options.level = 5;
+  Player player(rules, options);
+  std::vector<int> depths;
+  Thinking thinking;
+  player.choose(Game(rules), MoveLimits{6, 0, 0, true}, &thinking,
+                [&](const SearchResult& r) { depths.push_back(r.depth); });
+  EXPECT_EQ(depths, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(thinking.depth, 6);
+}
+
+// A move without any limit (an engine's `go infinite`) ends when another thread says stop, and
+// the move is a legal one.
+TEST(Players, StopFromAnotherThreadEndsAMoveWithoutLimits) {
+  const Rules rules = Rules::kalah(6, 6);
+  for (int level : {5, 6}) {
+    PlayerOptions options;
+    options.level = level;
+    Player player(rules, options);
+    const Game game(rules);
+    std::atomic<bool> chosen{false};
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      // A choose that is just starting forgets an earlier stop: asked until it returns.
+      while (!chosen) {
+        player.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+    Thinking thinking;
+    const Move move = player.choose(game, MoveLimits{}, &thinking);
+    chosen = true;
+    stopper.join();
+    EXPECT_TRUE(game.legal_moves().contains(move)) << level;
+    EXPECT_FALSE(thinking.from_solver) << level;  // no budget: no solver phase
+  }
+}
+
+// Pro's solver takes its share of a caller's budget too, and says when it proved the value.
+TEST(Players, ProsSolverProvesWithinACallersNodeBudget) {
+  const Rules rules = Rules::kalah(4, 3);
+  PlayerOptions options;
+  options.level = 6;
+  Player pro(rules, options);
+  // 100 000 nodes: the search's two thirds do not prove the start (it needs about 117 000), the
+  // solver's third does.
+  Thinking thinking;
+  pro.choose(Game(rules), MoveLimits{0, 0, 100000, true}, &thinking);
+  EXPECT_TRUE(thinking.exact);
+  EXPECT_TRUE(thinking.from_solver);
+  EXPECT_EQ(thinking.score, 6);  // Kalah(4,3) is a first-player win by 6
+  // Without the solver's share (a GUI that limits the depth), the search alone answers.
+  Player searcher(rules, options);
+  Thinking searched;
+  searcher.choose(Game(rules), MoveLimits{2, 0, 100000, false}, &searched);
+  EXPECT_FALSE(searched.from_solver);
+  EXPECT_EQ(searched.depth, 2);
 }
 
 TEST(Match, ScoreCountsFromAsPointOfView) {

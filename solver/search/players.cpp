@@ -39,8 +39,8 @@ ProShares pro_shares(double seconds, uint64_t nodes) {
 Player::Player(const Rules& rules, const PlayerOptions& options)
     : rules_(rules), options_(options), random_(options.seed) {
   // Fixed-depth levels need only a small table (and matches create many players).
-  const size_t megabytes = options_.level == 3   ? 1
-                           : options_.level == 4 ? 4
+  const size_t megabytes = options_.level == 3   ? options_.fixed_depth_megabytes.value_or(1)
+                           : options_.level == 4 ? options_.fixed_depth_megabytes.value_or(4)
                                                  : options_.transposition_megabytes;
   if (options_.level >= 3)
     search_ = std::make_unique<Search>(rules, megabytes,
@@ -83,7 +83,41 @@ bool Player::choose_exact(const Position& p, Move& move, Thinking* thinking) {
   return true;
 }
 
+void Player::stop() {
+  stop_requested_ = true;
+  // The search and the solver are made with the player and live as long as it does.
+  if (search_) search_->stop();
+  if (solver_) solver_->stop();
+}
+
+void Player::new_game() {
+  if (search_) search_->clear();
+  random_ = Random(options_.seed);
+}
+
+MoveLimits Player::level_limits() const {
+  MoveLimits limits;
+  if (options_.level <= 4) {
+    limits.seconds = options_.max_seconds;
+  } else if (options_.level == 5) {
+    limits.seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;
+    limits.nodes = options_.nodes_per_move;
+  } else {
+    // Pro's whole budget is six times level 5's: four parts to the search (which stops wherever
+    // the tables know), two to the solver.
+    limits.seconds = options_.nodes_per_move ? 0 : 6 * options_.seconds_per_move;
+    limits.nodes = 6 * options_.nodes_per_move;
+  }
+  return limits;
+}
+
 Move Player::choose(const Game& game, Thinking* thinking) {
+  return choose(game, level_limits(), thinking);
+}
+
+Move Player::choose(const Game& game, const MoveLimits& limits, Thinking* thinking,
+                    const DepthReport& on_depth) {
+  stop_requested_ = false;
   const MoveList moves = game.legal_moves();
   if (options_.level <= 1)
     return moves[static_cast<int>(random_.below(static_cast<uint32_t>(moves.size())))];
@@ -91,30 +125,27 @@ Move Player::choose(const Game& game, Thinking* thinking) {
   const Position& p = game.position();
   Move move;
   if (options_.level >= 6 && options_.endgame && choose_exact(p, move, thinking)) return move;
-  SearchLimits limits;
-  ProShares pro;
+  SearchLimits search_limits;
   if (options_.level <= 4) {
-    limits.max_depth = fixed_depth(options_.level, rules_);
-    limits.max_seconds = options_.max_seconds;
-  } else if (options_.level == 5) {
-    limits.max_seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;
-    limits.max_nodes = options_.nodes_per_move;
-  } else {
-    // Pro's whole budget is six times level 5's: four to the search (which stops wherever the
-    // tables know), two to the solver.
-    pro = pro_shares(options_.nodes_per_move ? 0 : 6 * options_.seconds_per_move,
-                     6 * options_.nodes_per_move);
-    limits.max_seconds = pro.search_seconds;
-    limits.max_nodes = pro.search_nodes;
+    search_limits.max_depth = fixed_depth(options_.level, rules_);
+    if (limits.max_depth > 0)
+      search_limits.max_depth = std::min(search_limits.max_depth, limits.max_depth);
+  } else if (limits.max_depth > 0) {
+    search_limits.max_depth = limits.max_depth;
   }
-  const SearchResult r = search_->run(p, limits);
+  const bool solver_phase =
+      solver_ && limits.solver_share && (limits.seconds > 0 || limits.nodes > 0);
+  const ProShares pro = pro_shares(limits.seconds, limits.nodes);
+  search_limits.max_seconds = solver_phase ? pro.search_seconds : limits.seconds;
+  search_limits.max_nodes = solver_phase ? pro.search_nodes : limits.nodes;
+  const SearchResult r = search_->run(p, search_limits, on_depth);
   // The search sees positions, the game also the Oware repetition rule; both agree on which
   // moves are legal, and the check keeps it that way.
   move = moves.contains(r.best) ? r.best : moves[0];
   if (thinking) {
-    *thinking = Thinking{r.depth, r.score, r.proven, false, r.pv, r.nodes, r.seconds};
+    *thinking = Thinking{r.depth, r.score, r.proven, false, false, r.pv, r.nodes, r.seconds};
   }
-  if (solver_ && !r.proven) {
+  if (solver_phase && !r.proven && !stop_requested_) {
     // Pro then tries to prove a best move outright with its solver's share; the searched move
     // stays when it is one of the best.
     SolveLimits solve_limits;
@@ -132,6 +163,7 @@ Move Player::choose(const Game& game, Thinking* thinking) {
         if (thinking) {
           thinking->score = solved.value;
           thinking->exact = true;
+          thinking->from_solver = true;
           if (!searched_is_best) thinking->pv = {proven};
           thinking->nodes += solved.nodes;
           thinking->seconds += solved.seconds;

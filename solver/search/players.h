@@ -12,8 +12,11 @@
 //                  that budget again: a move it proves best replaces a searched one that is not
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +43,8 @@ int fixed_depth(int level, const Rules& rules);
 
 // The Pro level's split of one move's budget (a time, a node count, or both; 0: none): two thirds
 // to the search and, when the search has not proven its score, one third to the whole-game solver.
-// Every Pro move takes it from here: Player below, and the engine protocol, which drives the search
-// and the solver itself under a GUI's clock and stop.
+// Every Pro move takes it from here (Player::choose), whoever set the budget: the level itself, or
+// a caller's clock (the engine protocol's GUI).
 struct ProShares {
   double search_seconds = 0;
   double solve_seconds = 0;
@@ -56,8 +59,11 @@ struct PlayerOptions {
   double seconds_per_move = 1.0;         // level 5; level 6 takes up to six times as long
   uint64_t nodes_per_move = 0;           // levels 5 and 6: a node budget instead (0: none)
   const ExactValues* endgame = nullptr;  // the endgame tables, for level 6; must outlive the player
-  size_t transposition_megabytes = 32;   // transposition table of the search levels
-  double max_seconds = 0;                // levels 3 and 4: stop short of their depth (0: never)
+  size_t transposition_megabytes = 32;   // transposition table of levels 5 and 6 (and the solver's)
+  // Levels 3 and 4's table; unset: 1 MB and 4 MB, enough for their depths (matches make many
+  // players). A caller that promises its user a size (the engine's Hash) sets it.
+  std::optional<size_t> fixed_depth_megabytes = std::nullopt;
+  double max_seconds = 0;  // levels 3 and 4: stop short of their depth (0: never)
 };
 
 // What the computer thought, for showing it.
@@ -66,21 +72,49 @@ struct Thinking {
   int score = 0;       // predicted final store difference for the side that moved
   bool exact = false;  // a game-theoretic value (endgame tables or a proven search)
   bool from_tables = false;
+  bool from_solver = false;  // Pro's whole-game solver proved the value (the search had not)
   std::vector<Move> pv;
   uint64_t nodes = 0;
   double seconds = 0;
 };
 
+// A caller's budget for one move, in place of the level's own: a GUI's clock, the depth it asks
+// for. Levels 1 and 2 take no time and ignore it.
+struct MoveLimits {
+  int max_depth = 0;   // plies; levels 3 and 4 never pass their own depth (0: no other limit)
+  double seconds = 0;  // the whole move, the Pro solver's share included (0: none)
+  uint64_t nodes = 0;  // likewise in nodes (0: none)
+  // Pro: when the search has not proven its score, a third of the budget goes to the whole-game
+  // solver (pro_shares). Only with a time or node budget: without one the search alone runs, to
+  // its depth or until stop().
+  bool solver_share = true;
+};
+
+// Called after each completed search depth, on the thread that called choose.
+using DepthReport = std::function<void(const SearchResult&)>;
+
+// Thread safety: one thread chooses; stop() may be called from any thread at any time.
 class Player {
  public:
   Player(const Rules& rules, const PlayerOptions& options);
   ~Player();
 
   int level() const { return options_.level; }
-  // A legal move for the side to move; the game must not be over.
+  // A legal move for the side to move within the level's own budget; the game must not be over.
   Move choose(const Game& game, Thinking* thinking = nullptr);
+  // The same within a caller's budget, reporting each completed search depth.
+  Move choose(const Game& game, const MoveLimits& limits, Thinking* thinking,
+              const DepthReport& on_depth = {});
+  // Ends the move being chosen as soon as possible: the best move searched so far, and no solver
+  // phase. A choose that is just starting forgets an earlier stop, so a caller that must be sure
+  // asks again until choose returns.
+  void stop();
+  // A new game: forgets the search's transposition table and starts the random sequence again.
+  void new_game();
 
  private:
+  // The level's own budget (PlayerOptions).
+  MoveLimits level_limits() const;
   Move choose_greedy(const Game& game);
   // Level 6 inside the tables: every move's exact value; false when the position is outside.
   bool choose_exact(const Position& p, Move& move, Thinking* thinking);
@@ -90,6 +124,7 @@ class Player {
   Random random_;
   std::unique_ptr<Search> search_;
   std::unique_ptr<Solver> solver_;  // level 6; kept for the whole game, with what it proved
+  std::atomic<bool> stop_requested_{false};
 };
 
 }  // namespace mancala

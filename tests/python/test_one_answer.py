@@ -1,6 +1,7 @@
 """One analysis behind every door: `mancala analyse --json`, the HTTP API's /api/v1/analyse and
 mancala.analyse give the same moves, scores, provenances and lines for the same position, depth and
-tables (the web board's hint is the HTTP answer's best move: tests/web/board.test.mjs)."""
+tables (the web board's hint is the HTTP answer's best move: tests/web/board.test.mjs); and the
+engine protocol plays the move `mancala.Player` plays, at every level, for the same budget."""
 import json
 import re
 import subprocess
@@ -100,3 +101,36 @@ def test_at_the_start_values_say_where_they_come_from(run_cli, kalah_db):
         assert (m["provenance"] == "estimate") == (not m["exact"])
         if not m["exact"]:
             assert m["depth"] > 0
+
+
+def engine_move(binary, db, game, level, position, nodes):
+    """The engine protocol's bestmove for `position`, at `level`, within `nodes`."""
+    script = "\n".join([
+        "uci",
+        f"setoption name Game value {game}",
+        "setoption name Hash value 32",
+        f"setoption name Level value {level}",
+        f"setoption name TablesPath value {db}",
+        f"position fen {position}",
+        f"go nodes {nodes}",
+    ]) + "\n"
+    result = subprocess.run([binary, "engine"], input=script, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    moves = re.findall(r"^bestmove (\S+)$", result.stdout, re.M)
+    assert len(moves) == 1, result.stdout
+    return moves[0]
+
+
+# The engine's `go nodes N` is the move's whole budget; a Player's `nodes` is level 5's, which Pro
+# multiplies by six.
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("game,position", POSITIONS, ids=["start", "in_tables", "near_tables"])
+def test_the_engine_plays_the_players_move(binary, kalah_db, level, game, position):
+    position = position or str(mancala.Game(game).start())
+    nodes = 3000
+    player = mancala.Player(game, level, nodes=nodes, hash_mb=32,
+                            tables=mancala.Tables(game, str(kalah_db)))
+    expected = player.choose(mancala.Match(game, position))
+    budget = 6 * nodes if level == 6 else nodes
+    assert engine_move(binary, kalah_db, game, level, position, budget) == expected

@@ -144,8 +144,7 @@ void EngineSession::run(std::istream& in) {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!done()) {
       if (searching_ && stopped(current_go_, current_infinite_)) {
-        if (running_search_) running_search_->stop();
-        if (running_solver_) running_solver_->stop();
+        if (running_player_) running_player_->stop();
       }
       changed_.wait_for(lock, std::chrono::milliseconds(1));
     }
@@ -229,7 +228,7 @@ void EngineSession::execute(const std::string& line) {
   if (command == "uci")
     command_uci();
   else if (command == "isready") {
-    prepare_search();  // the search's tables are made now, not in the next go
+    prepare_player();  // the search's tables are made now, not in the next go
     say("readyok");
   } else if (command == "ucinewgame")
     command_newgame();
@@ -257,8 +256,7 @@ void EngineSession::command_uci() {
 
 void EngineSession::command_newgame() {
   game_ = std::make_unique<Game>(settings_.rules);
-  if (search_) search_->clear();
-  chooser_.reset();  // levels 1 and 2 start their random sequence again
+  if (player_) player_->new_game();
 }
 
 void EngineSession::command_setoption(const std::vector<std::string>& words) {
@@ -289,29 +287,27 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
                       "machine's memory; at most {}",
                       *mb, fits));
     settings_.hash_megabytes = static_cast<size_t>(*mb);
-    search_stale_ = true;
+    player_stale_ = true;
   } else if (key == "game") {
     const Expected<Rules> rules = parse_rules(value);
     if (!rules) return bad(rules.error().substr(0, rules.error().find('\n')));
     settings_.rules = *rules;
     game_ = std::make_unique<Game>(*rules);  // the new game's start position
-    search_stale_ = true;
+    player_stale_ = true;
     tables_opened_ = false;
   } else if (key == "level") {
     const Expected<int64_t> level = service::read_integer(value, kMinLevel, kMaxLevel);
     if (!level)
       return bad(fmt::format("'{}' is not a level from {} to {}", value, kMinLevel, kMaxLevel));
-    // Only the Pro level's search differs (the tables, the solver): levels 3-5 share theirs.
-    if ((*level == kMaxLevel) != (settings_.level == kMaxLevel)) search_stale_ = true;
     settings_.level = static_cast<int>(*level);
-    chooser_.reset();
+    player_stale_ = true;
   } else if (key == "usetables") {
     if (value != "true" && value != "false") return bad("'" + value + "' is not true or false");
     settings_.use_tables = value == "true";
-    search_stale_ = true;
+    player_stale_ = true;
   } else if (key == "tablespath") {
     settings_.tables_path = value.empty() ? defaults_.tables_path : value;
-    search_stale_ = true;
+    player_stale_ = true;
     tables_opened_ = false;
   } else {
     report(fmt::format("unknown option '{}' (ignored)", name));
@@ -358,8 +354,8 @@ void EngineSession::command_position(const std::vector<std::string>& words) {
   game_ = std::move(game);
 }
 
-void EngineSession::prepare_search() {
-  if (!search_stale_ && search_) return;
+void EngineSession::prepare_player() {
+  if (!player_stale_ && player_) return;
   const Rules& rules = settings_.rules;
   const int level = settings_.level;
   const bool wants_tables = level == kMaxLevel && settings_.use_tables && table_rules_for(rules);
@@ -379,13 +375,14 @@ void EngineSession::prepare_search() {
     else
       report("no endgame tables: " + why_not);
   }
-  const ExactValues* endgame = level == kMaxLevel ? tables_.get() : nullptr;
-  search_ = std::make_unique<Search>(rules, settings_.hash_megabytes, endgame);
-  solver_.reset();
-  if (level == kMaxLevel)
-    solver_ = std::make_unique<Solver>(rules, settings_.hash_megabytes, endgame);
-  chooser_.reset();
-  search_stale_ = false;
+  PlayerOptions options;
+  options.level = level;
+  options.endgame = level == kMaxLevel ? tables_.get() : nullptr;
+  // The GUI was told that Hash sizes the search's table (and Pro's solver's): every level's.
+  options.transposition_megabytes = settings_.hash_megabytes;
+  options.fixed_depth_megabytes = settings_.hash_megabytes;
+  player_ = std::make_unique<Player>(rules, options);
+  player_stale_ = false;
 }
 
 void EngineSession::command_go(const std::vector<std::string>& words, uint64_t go_id) {
@@ -406,13 +403,8 @@ void EngineSession::command_go(const std::vector<std::string>& words, uint64_t g
     report(fmt::format("the game is over in {}{}", to_string(p),
                        game_->ended_by_repetition() ? " (a position came a third time)" : ""));
   } else if (settings_.level <= 2) {
-    prepare_search();
-    if (!chooser_) {
-      PlayerOptions options;
-      options.level = settings_.level;
-      chooser_ = std::make_unique<Player>(settings_.rules, options);
-    }
-    const Move m = chooser_->choose(*game_);
+    prepare_player();
+    const Move m = player_->choose(*game_);
     best = std::string(1, move_letter(p.side_to_move, m));
     report(fmt::format("{} plays {}", level_name(settings_.level, settings_.rules), best));
   } else {
@@ -435,71 +427,44 @@ void EngineSession::report_line(int depth, int score, uint64_t nodes, double sec
 }
 
 Move EngineSession::think_with_search(const GoRequest& go, const Position& p, uint64_t go_id) {
-  prepare_search();
+  prepare_player();
   const Rules& rules = settings_.rules;
-  const int level = settings_.level;
-  SearchLimits limits;
-  limits.max_depth = level <= 4 ? fixed_depth(level, rules) : kMaxDepth;
-  double seconds = 0;
-  uint64_t nodes = 0;
+  MoveLimits limits;
   if (!go.infinite) {
-    if (go.depth) limits.max_depth = std::min(limits.max_depth, *go.depth);
-    seconds = move_budget_seconds(go, p.side_to_move);
-    nodes = go.nodes.value_or(0);
-    if (level >= 5 && seconds == 0 && nodes == 0 && !go.depth) seconds = kDefaultSeconds;
+    limits.max_depth = go.depth.value_or(0);
+    limits.seconds = move_budget_seconds(go, p.side_to_move);
+    limits.nodes = go.nodes.value_or(0);
+    if (settings_.level >= 5 && limits.seconds == 0 && limits.nodes == 0 && !go.depth)
+      limits.seconds = kDefaultSeconds;
   }
-  // The Pro level gives a third of a time or node budget to the whole-game solver when the search
-  // has not proven its score (as level 6 of `mancala play` does: four parts search, two solve);
-  // not when the GUI limits the depth, which is how it asks for a weaker player.
-  const bool solver_phase = solver_ && !go.depth && (seconds > 0 || nodes > 0);
-  const ProShares pro = pro_shares(seconds, nodes);
-  limits.max_seconds = solver_phase ? pro.search_seconds : seconds;
-  limits.max_nodes = solver_phase ? pro.search_nodes : nodes;
-
-  bool started = false;
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (!stopped(go_id, go.infinite)) {
-      running_search_ = search_.get();
-      started = true;
-    }
-  }
-  SearchResult r;
-  if (started) {
-    // The pv as one word of letters, as Aualé reads it.
-    r = search_->run(p, limits, [&](const SearchResult& i) {
-      report_line(i.depth, i.score, i.nodes, i.seconds, service::line_word(rules, p, i.pv));
-    });
-    const std::lock_guard<std::mutex> lock(mutex_);
-    running_search_ = nullptr;
-  } else {
-    r = search_->run(p, SearchLimits{1, 0, 0});  // told to stop before it began: a 1-ply move
-  }
-  Move move = r.best;
-  if (!solver_phase || r.proven || !started) return move;
+  // Pro's solver share (as at every door: four parts search, two solve), but not when the GUI
+  // limits the depth, which is how it asks for a weaker player.
+  limits.solver_share = !go.depth;
 
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (stopped(go_id, go.infinite)) return move;
-    running_solver_ = solver_.get();
+    if (!stopped(go_id, go.infinite))
+      running_player_ = player_.get();
+    else
+      limits = MoveLimits{1, 0, 0, false};  // told to stop before it began: a 1-ply move
   }
-  SolveLimits solve_limits;
-  solve_limits.max_seconds = pro.solve_seconds;
-  solve_limits.max_nodes = pro.solve_nodes;
-  SolveOptions options;
-  options.guess = r.score;
-  options.moves_only = true;
-  const SolveResult solved = solver_->solve(p, solve_limits, {}, options);
+  Thinking thinking;
+  // The pv as one word of letters, as Aualé reads it.
+  const Move move = player_->choose(*game_, limits, &thinking, [&](const SearchResult& i) {
+    report_line(i.depth, i.score, i.nodes, i.seconds, service::line_word(rules, p, i.pv));
+  });
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    running_solver_ = nullptr;
+    running_player_ = nullptr;
   }
-  if (!solved.solved || solved.best.empty()) return move;
-  if (std::find(solved.best.begin(), solved.best.end(), move) == solved.best.end())
-    move = solved.best[0];
-  report_line(r.depth, solved.value, r.nodes + solved.nodes, r.seconds + solved.seconds,
-              std::string(1, move_letter(p.side_to_move, move)));
-  report(fmt::format("the solver proved the value {:+}", solved.value));
+  const std::string letter(1, move_letter(p.side_to_move, move));
+  if (thinking.from_tables) {
+    // Inside the tables the player searches nothing: one line with the move's exact value.
+    report_line(1, thinking.score, 0, 0, letter);
+  } else if (thinking.from_solver) {
+    report_line(thinking.depth, thinking.score, thinking.nodes, thinking.seconds, letter);
+    report(fmt::format("the solver proved the value {:+}", thinking.score));
+  }
   return move;
 }
 

@@ -27,6 +27,9 @@
 // ends by itself; an infinite one at `stop`), and a scripted session that ends with its input
 // rather than `quit` gives the same output each time. A search is stopped by asking it again and
 // again until it answers, because a search that is just starting clears its stop flag.
+//
+// Every level plays as it does at every other door: the move is the Player's (players.h), within
+// the GUI's limits (MoveLimits) instead of the level's own budget.
 #pragma once
 
 #include <condition_variable>
@@ -43,8 +46,6 @@
 #include "db/table_values.h"
 #include "solver/rules/game.h"
 #include "solver/search/players.h"
-#include "solver/search/search.h"
-#include "solver/search/solve.h"
 
 namespace mancala::engine {
 
@@ -96,15 +97,15 @@ class EngineSession {
   void command_position(const std::vector<std::string>& words);
   void command_go(const std::vector<std::string>& words, uint64_t go_id);
   void command_newgame();
-  // Levels 3-6: the search (and the Pro level's solver) within the go's limits, reporting each
-  // completed depth; the move to play.
+  // Levels 3-6: the player's search (and Pro's tables and solver) within the go's limits,
+  // reporting each completed depth; the move to play.
   Move think_with_search(const GoRequest& go, const Position& p, uint64_t go_id);
   // An info line: depth, score (cp: hundredths of a seed), nodes, time, nps and the pv's letters.
   void report_line(int depth, int score, uint64_t nodes, double seconds, const std::string& pv);
   // Whether go number `go_id` has been told to stop (by stop, ponderhit, quit or, for an
   // infinite search, the end of input). Called with mutex_ held.
   bool stopped(uint64_t go_id, bool infinite) const;
-  void prepare_search();
+  void prepare_player();
   void say(const std::string& line);
   // An `info string` line; a GUI reads line by line, so only the message's first line.
   void report(const std::string& message) {
@@ -120,10 +121,8 @@ class EngineSession {
   std::unique_ptr<Game> game_;
   std::unique_ptr<db::TableValues> tables_;
   bool tables_opened_ = false;
-  std::unique_ptr<Search> search_;
-  std::unique_ptr<Solver> solver_;
-  std::unique_ptr<Player> chooser_;  // levels 1 and 2
-  bool search_stale_ = true;         // settings changed: make the search objects again
+  std::unique_ptr<Player> player_;
+  bool player_stale_ = true;  // settings changed: make the player again
 
   // Shared between the reader and the executor, under mutex_.
   mutable std::mutex mutex_;
@@ -137,8 +136,7 @@ class EngineSession {
   bool searching_ = false;  // go number current_go_ runs, from its start to its bestmove
   uint64_t current_go_ = 0;
   bool current_infinite_ = false;
-  Search* running_search_ = nullptr;
-  Solver* running_solver_ = nullptr;
+  Player* running_player_ = nullptr;  // the player of go number current_go_, while it thinks
 };
 
 }  // namespace mancala::engine

@@ -50,8 +50,10 @@ export const api = {
   // played: "all", "last" or "none": which of the moves to describe seed by seed.
   position: (game, start, moves, played = 'none') =>
     call(`/api/v1/position?${query({game, position: start, moves: moves.join(''), played})}`),
-  analyse: (game, start, moves, time) =>
-    call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`),
+  // signal: an AbortSignal that drops the request (a position the player has left).
+  analyse: (game, start, moves, time, signal) =>
+    call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`,
+         {signal}),
   move: (game, start, moves, level) =>
     post('/api/v1/move', {game, position: start || undefined, moves: moves.join(''), level}),
   writeRecord: (game, start, moves, tags) =>

@@ -6,6 +6,9 @@ import {LANGUAGES, currentLanguage, list, preferredLanguage, setLanguage, t,
         translatePage} from './i18n.js';
 
 const SETUP_KEY = 'mancala.setup';
+// The game being played, kept on the device after every move: a reload, or a phone that drops the
+// tab, finds it again (GAME string, start, moves, opponent and side: the server replays the rest).
+const GAME_KEY = 'mancala.game';
 const ANALYSIS_SECONDS = 2;
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 // A phone held upright gets the board turned a quarter (board.js).
@@ -32,6 +35,7 @@ const state = {
   analysis: null,   // {status: 'working'|'done'|'over'|'error', data, error}
   message: null,    // {text, notice}
   animation: null,  // {skip} while a sowing is drawn
+  replay: null,     // {ply, view}: an earlier position shown from the move list; null: the game
 };
 
 let board;
@@ -89,6 +93,53 @@ function recordName(side) {
   return `mancala level ${state.opponent} (${level ? level.name : ''})`;
 }
 
+// The number of moves that Undo keeps: against the computer, those before your last move (the
+// computer's answers go with it); between two players on this device, all but the last. null:
+// nothing to take back.
+function undoTarget() {
+  const moves = state.moves;
+  if (!againstComputer()) return moves.length ? moves.length - 1 : null;
+  let i = moves.length - 1;
+  while (i >= 0 && sideOfLetter(moves[i]) !== humanSide()) --i;
+  return i >= 0 ? i : null;
+}
+
+// The moves grouped by turn: a turn is one side's moves in a row (an extra-turn chain is one turn).
+function turnsOf(moves) {
+  const turns = [];
+  moves.forEach((letter, ply) => {
+    const side = sideOfLetter(letter);
+    const last = turns[turns.length - 1];
+    if (last && last.side === side) last.moves.push({letter, ply});
+    else turns.push({side, moves: [{letter, ply}]});
+  });
+  return turns;
+}
+
+function keepGame() {
+  try {
+    localStorage.setItem(GAME_KEY, JSON.stringify({
+      game: state.game, start: state.start, moves: state.moves, opponent: state.opponent,
+      computerSide: state.computerSide,
+    }));
+  } catch {
+    // Not kept: private browsing, or storage full.
+  }
+}
+
+function keptGame() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(GAME_KEY) || 'null');
+    if (kept && typeof kept.game === 'string' && Array.isArray(kept.moves) &&
+        kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m))) {
+      return kept;
+    }
+  } catch {
+    // Nothing kept.
+  }
+  return null;
+}
+
 function countsOf(view) {
   const b = view.board;
   return [...b.south, ...b.north, b.south_store, b.north_store];
@@ -98,10 +149,12 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-function outcomeText(score) {
-  if (score > 0) return t('outcome.win', {count: score});
-  if (score < 0) return t('outcome.loss', {count: -score});
-  return t('outcome.draw');
+// A result in words, for "you" (`you`: the verb agrees) or a named player.
+function outcomeText(score, you) {
+  const set = you ? 'outcomeYou' : 'outcome';
+  if (score > 0) return t(`${set}.win`, {count: score});
+  if (score < 0) return t(`${set}.loss`, {count: -score});
+  return t(`${set}.draw`);
 }
 
 function today() {
@@ -158,6 +211,7 @@ function statusText() {
   }
   const player = playerName(view.side_to_move);
   if (state.thinkingNow) return t('status.thinking', {player});
+  if (state.replay) return t('moves.viewing', {ply: state.replay.ply, count: state.moves.length});
   const again = state.lastMove && state.lastMove.extra_turn;
   if (againstComputer() && view.side_to_move === humanSide()) {
     return t(again ? 'status.youAgain' : 'status.yourMove');
@@ -181,7 +235,9 @@ function renderThinking() {
         exactness: t(k.exact ? 'thinking.exact' : 'thinking.estimate'),
         line: k.pv.join(' '),
         nodes: new Intl.NumberFormat(currentLanguage()).format(k.nodes),
-        seconds: k.seconds.toFixed(2),
+        seconds: new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: 2,
+                                                            maximumFractionDigits: 2})
+                     .format(k.seconds),
       });
     }
   }
@@ -270,15 +326,65 @@ function renderRules() {
   fill($('rules-list'), list(`rules.${kind}`));
 }
 
+function renderMoveList() {
+  const list = $('move-list');
+  const shown = state.replay ? state.replay.ply : state.moves.length;
+  list.replaceChildren(...turnsOf(state.moves).map((turn) => {
+    const item = document.createElement('li');
+    item.dataset.side = turn.side;
+    const who = document.createElement('span');
+    who.className = 'turn-side';
+    who.textContent = playerName(turn.side);
+    item.appendChild(who);
+    for (const m of turn.moves) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'move';
+      button.textContent = m.letter;
+      button.dataset.ply = String(m.ply + 1);
+      if (m.ply + 1 === shown) button.setAttribute('aria-current', 'step');
+      button.addEventListener('click', () => showPly(m.ply + 1));
+      item.appendChild(button);
+    }
+    return item;
+  }));
+  const current = list.querySelector('[aria-current]');
+  if (current && !state.replay) list.scrollTop = list.scrollHeight;
+  else if (current) current.scrollIntoView({block: 'nearest'});
+  const idle = !state.busy;
+  $('replay-first').disabled = !idle || shown === 0;
+  $('replay-back').disabled = !idle || shown === 0;
+  $('replay-forward').disabled = !idle || !state.replay;
+  $('replay-last').disabled = !idle || !state.replay;
+  $('replay-note').textContent =
+      state.replay ? t('moves.viewing', {ply: state.replay.ply, count: state.moves.length}) : '';
+}
+
 function render() {
   const view = state.view;
   $('status').textContent = statusText();
   if (!view) return;
-  if (!state.animation) board.render(boardModel());
+  if (!state.busy) keepGame();
+  if (!state.animation) {
+    if (state.replay) {
+      const past = state.replay.view;
+      const last = past.played.length ? past.played[0] : null;
+      board.render(boardModel({
+        counts: countsOf(past), sideToMove: past.side_to_move, over: past.game_over,
+        playable: false, hint: null,
+        lastMove: last ? {from: last.sowing[0].from, lastSlot: last.last_slot,
+                          captured: last.captured_slots} : null,
+      }));
+    } else {
+      board.render(boardModel());
+    }
+  }
   // The state in attributes, for the browser tests.
   const frame = $('board-frame');
   frame.dataset.game = state.game;
   frame.dataset.position = view.position;
+  frame.dataset.shown = state.replay ? state.replay.view.position : view.position;
+  frame.dataset.turned = String(board.turned);
   frame.dataset.over = String(view.game_over);
   frame.dataset.busy = String(state.busy);
   for (const side of ['North', 'South']) {
@@ -298,10 +404,11 @@ function render() {
   hintText.dataset.score = state.hint && state.hint.letter ? state.hint.score : '';
   hintText.dataset.provenance = state.hint && state.hint.letter ? state.hint.provenance : '';
   const idle = !state.busy;
-  $('undo').disabled = !idle || state.moves.length === 0;
-  $('hint').disabled = !idle || view.game_over || !isHumanTurn();
+  $('undo').disabled = !idle || undoTarget() === null;
+  $('hint').disabled = !idle || view.game_over || !isHumanTurn() || !!state.replay;
   $('save').disabled = !idle;
   $('load').disabled = !idle;
+  renderMoveList();
   renderThinking();
   renderAnalysis();
   renderRules();
@@ -369,7 +476,7 @@ async function loadView(played) {
 }
 
 async function playHuman(letter) {
-  if (state.busy || !isHumanTurn()) return;
+  if (state.busy || !isHumanTurn() || state.replay) return;
   const move = state.view.moves.find((m) => m.move === letter);
   if (!move) return;
   const token = state.token;
@@ -447,6 +554,44 @@ async function computerTurns() {
   }
 }
 
+// The board for this game and screen, turned when you play North against the computer.
+function buildBoard(houses) {
+  const turned = againstComputer() && humanSide() === 'North';
+  if (board.houses !== houses || board.tall !== narrow.matches || board.turned !== turned) {
+    board.build(houses, narrow.matches, turned);
+  }
+}
+
+// Shows the position after the first `ply` moves (the move list's replay); the last ply is the
+// game itself, playable again.
+async function showPly(ply) {
+  if (state.busy || !state.view) return;
+  ply = Math.max(0, Math.min(ply, state.moves.length));
+  if (ply === state.moves.length) {
+    state.replay = null;
+    return render();
+  }
+  const token = state.token;
+  state.busy = true;
+  render();
+  try {
+    const view = await api.position(state.game, state.start, state.moves.slice(0, ply), 'last');
+    if (token !== state.token) return;
+    state.replay = {ply, view};
+  } catch (error) {
+    if (token !== state.token) return;
+    showError(error);
+  } finally {
+    if (token === state.token) state.busy = false;
+  }
+  render();
+}
+
+function stepReplay(step) {
+  const shown = state.replay ? state.replay.ply : state.moves.length;
+  return showPly(shown + step);
+}
+
 // Replaces the game: a new one, one loaded from a record, or the same after an undo.
 async function showGame(game, start, moves, message) {
   const token = ++state.token;
@@ -458,6 +603,7 @@ async function showGame(game, start, moves, message) {
   state.hint = null;
   state.thinking = null;
   state.message = message || null;
+  state.replay = null;
   skipAnimation();
   // Busy at once, before the new game's first render: until then the board on the page is the
   // old game's, and nothing (a tap, a script waiting for the board) may take it for the new one.
@@ -465,9 +611,7 @@ async function showGame(game, start, moves, message) {
   try {
     const view = await loadView('last');
     if (token !== state.token) return;
-    if (board.houses !== view.houses || board.tall !== narrow.matches) {
-      board.build(view.houses, narrow.matches);
-    }
+    buildBoard(view.houses);
     state.view = view;
     state.lastMove = view.played.length ? view.played[0] : null;
   } catch (error) {
@@ -497,36 +641,47 @@ function newGame() {
 
 async function undo() {
   if (state.busy) return;
-  const moves = state.moves.slice();
-  if (againstComputer()) {
-    // Back to before your last move: the computer's answers go with it.
-    let i = moves.length - 1;
-    while (i >= 0 && sideOfLetter(moves[i]) !== humanSide()) --i;
-    if (i < 0) return;
-    moves.length = i;
-  } else {
-    if (!moves.length) return;
-    moves.pop();
-  }
-  await showGame(state.game, state.start, moves);
+  const keep = undoTarget();
+  if (keep === null) return;
+  await showGame(state.game, state.start, state.moves.slice(0, keep));
 }
 
 // One analysis per position, asked once and shared by the hint and the analysis panel, so the two
 // always show the same answer (the server computes it in one place: /api/v1/analyse). The latest
-// few positions are kept; a failed request is forgotten so that it can be asked again.
-const analyses = new Map();  // "game|start|moves" -> promise of the analysis
+// few positions are kept; a failed request is forgotten so that it can be asked again, and one
+// still running for a position the game has left is dropped (playing quickly with the panel open
+// would otherwise queue answers nobody waits for).
+const analyses = new Map();  // "game|start|moves" -> {answer (a promise), abort, settled}
 const ANALYSES_KEPT = 8;
 
+function analysisKey(game, start, moves) {
+  return `${game}|${start || ''}|${moves.join('')}`;
+}
+
 function analysisOf(game, start, moves) {
-  const key = `${game}|${start || ''}|${moves.join('')}`;
+  const key = analysisKey(game, start, moves);
   let found = analyses.get(key);
   if (!found) {
-    found = api.analyse(game, start, moves, ANALYSIS_SECONDS);
-    found.catch(() => analyses.delete(key));
+    const controller = new AbortController();
+    found = {abort: () => controller.abort(), settled: false};
+    found.answer = api.analyse(game, start, moves, ANALYSIS_SECONDS, controller.signal);
+    found.answer.then(() => { found.settled = true; },
+                      () => { if (analyses.get(key) === found) analyses.delete(key); });
     analyses.set(key, found);
     if (analyses.size > ANALYSES_KEPT) analyses.delete(analyses.keys().next().value);
   }
-  return found;
+  return found.answer;
+}
+
+// Drops the analyses still running for any position but the game's current one.
+function dropStaleAnalyses() {
+  const current = analysisKey(state.game, state.start, state.moves);
+  for (const [key, entry] of analyses) {
+    if (key !== current && !entry.settled) {
+      entry.abort();
+      analyses.delete(key);
+    }
+  }
 }
 
 // The hint is the analysis's best move, with its value: exact (tables or proven) or an estimate.
@@ -534,6 +689,7 @@ async function hint() {
   if (state.busy || !isHumanTurn()) return;
   const token = state.token;
   const player = playerName(state.view.side_to_move);
+  const you = againstComputer();  // the hint is for your move: you are playing the computer
   state.hint = {letter: null, text: t('hint.looking')};
   state.busy = true;
   render();
@@ -542,10 +698,11 @@ async function hint() {
     if (token !== state.token) return;
     const best = data.moves[0];
     state.hint = {letter: best.move, score: best.score, provenance: best.provenance,
-                  text: best.exact ? t('hint.exact', {move: best.move, player,
-                                                      outcome: outcomeText(best.score)})
-                                   : t('hint.estimate', {move: best.move, player,
-                                                         score: signed(best.score)})};
+                  text: best.exact
+                            ? t(you ? 'hint.exactYou' : 'hint.exact',
+                                {move: best.move, player, outcome: outcomeText(best.score, you)})
+                            : t(you ? 'hint.estimateYou' : 'hint.estimate',
+                                {move: best.move, player, score: signed(best.score)})};
   } catch (error) {
     if (token !== state.token) return;
     state.hint = null;
@@ -557,6 +714,7 @@ async function hint() {
 }
 
 async function refreshAnalysis() {
+  dropStaleAnalyses();
   if (!state.analysisOpen || !state.view) return;
   const token = ++state.analysisToken;
   if (state.view.game_over) {
@@ -722,6 +880,12 @@ function onKey(event) {
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement ||
       target instanceof HTMLTextAreaElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const replayKeys = {ArrowLeft: () => stepReplay(-1), ArrowRight: () => stepReplay(1),
+                      Home: () => showPly(0), End: () => showPly(state.moves.length)};
+  if (replayKeys[event.key] && state.view) {
+    event.preventDefault();
+    return void replayKeys[event.key]();
+  }
   if (event.key.length !== 1 || !/[a-z]/i.test(event.key) || !isHumanTurn()) return;
   const letter = state.view.side_to_move === 'South' ? event.key.toUpperCase()
                                                       : event.key.toLowerCase();
@@ -754,9 +918,13 @@ async function main() {
     if (file) load(file);
   });
   $('show-thinking').addEventListener('change', () => renderThinking());
+  $('replay-first').addEventListener('click', () => showPly(0));
+  $('replay-back').addEventListener('click', () => stepReplay(-1));
+  $('replay-forward').addEventListener('click', () => stepReplay(1));
+  $('replay-last').addEventListener('click', () => showPly(state.moves.length));
   narrow.addEventListener('change', () => {
     if (!state.view) return;
-    board.build(state.view.houses, narrow.matches);
+    buildBoard(state.view.houses);
     render();
   });
   $('analysis-toggle').addEventListener('click', () => {
@@ -774,7 +942,25 @@ async function main() {
   state.setup = storedSetup();
   fillSetup();
   state.setup = readSetup();
-  await newGame();
+  if (!(await resumeGame())) await newGame();
+}
+
+// The game kept on this device, if the server still plays it (a kept game the server refuses, an
+// edited one say, is dropped for a new game).
+async function resumeGame() {
+  const kept = keptGame();
+  if (!kept) return false;
+  try {
+    await api.position(kept.game, kept.start, kept.moves, 'none');
+  } catch {
+    return false;
+  }
+  const level = Number(kept.opponent);
+  state.opponent = Number.isInteger(level) && level >= 1 && level <= 6 ? String(level) : 'human';
+  state.computerSide = state.opponent === 'human' ? null
+                                                  : kept.computerSide === 'South' ? 'South' : 'North';
+  await showGame(kept.game, kept.start || '', kept.moves);
+  return true;
 }
 
 main();

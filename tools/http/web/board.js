@@ -5,6 +5,10 @@
 // store on top, South's at the bottom. Either way sowing runs counter-clockwise, and the
 // geometry never depends on the page's language or writing direction.
 //
+// Turned (a player who plays North against the computer): the whole board a half turn round, so
+// that the player's own row is the one nearest them, its store on their right (wide) or below
+// (tall). The letters and counts stay upright; sowing still runs counter-clockwise.
+//
 // Slots are numbered as the fields of a position string: South's houses 0..h-1, North's houses
 // h..2h-1, South's store 2h, North's store 2h+1.
 
@@ -79,13 +83,25 @@ export class BoardView {
     this.onPlay = onPlay;
     this.houses = 0;
     this.tall = false;
+    this.turned = false;
     this.slots = [];
   }
 
-  // Builds the board for h houses a side, wide or tall (once per game size or screen shape).
-  build(houses, tall) {
+  // Where slot `slot` is drawn: its own place, or on a turned board the opposite one (the slots
+  // of the geometry are those of the side nearest the player: South's unless turned).
+  placeOf(slot) {
+    const h = this.houses;
+    if (!this.turned) return slot;
+    if (slot < 2 * h) return (slot + h) % (2 * h);
+    return slot === 2 * h ? 2 * h + 1 : 2 * h;
+  }
+
+  // Builds the board for h houses a side, wide or tall, turned or not (once per game size, screen
+  // shape or side played).
+  build(houses, tall, turned = false) {
     this.houses = houses;
     this.tall = tall;
+    this.turned = turned;
     const g = tall ? tallGeometry(houses) : wideGeometry(houses);
     const svg = this.svg;
     svg.replaceChildren();
@@ -94,7 +110,7 @@ export class BoardView {
     element('rect', {class: 'wood', ...g.wood}, svg);
     this.turnBands = {};
     for (const side of ['North', 'South']) {
-      const band = g.band(side === 'South');
+      const band = g.band((side === 'South') !== turned);
       this.turnBands[side] = element('rect', {class: 'turn-band', ...band,
                                               rx: Math.min(band.width, band.height) / 2}, svg);
     }
@@ -105,7 +121,8 @@ export class BoardView {
   }
 
   buildHouse(g, slot) {
-    const place = g.house(slot);
+    const at = this.placeOf(slot);
+    const place = g.house(at);
     const letter = letterOf(this.houses, slot);
     const group = element('g', {class: 'house', role: 'button', 'data-letter': letter,
                                 'data-slot': slot}, this.svg);
@@ -114,10 +131,10 @@ export class BoardView {
                      fill: 'transparent', 'pointer-events': 'all'}, group);
     element('circle', {class: 'pit', cx: place.x, cy: place.y, r: PIT_RADIUS}, group);
     const seeds = element('g', {class: 'seeds'}, group);
-    const letterAt = g.letter(slot, place);
+    const letterAt = g.letter(at, place);
     element('text', {class: 'letter', x: letterAt.x, y: letterAt.y, direction: 'ltr'},
             group).textContent = letter;
-    const countAt = g.houseCount(slot, place);
+    const countAt = g.houseCount(at, place);
     const count = element('text', {class: 'count', x: countAt.x, y: countAt.y,
                                    'text-anchor': 'middle', direction: 'ltr'}, group);
     element('circle', {class: 'last-seed-ring', cx: place.x, cy: place.y, r: PIT_RADIUS + 5},
@@ -134,12 +151,13 @@ export class BoardView {
   }
 
   buildStore(g, slot, south) {
-    const rect = g.store(south);
+    const near = south !== this.turned;  // the store drawn where South's is when not turned
+    const rect = g.store(near);
     const group = element('g', {class: 'store', role: 'img', 'data-slot': slot}, this.svg);
     const radius = Math.min(rect.width, rect.height) / 2 - 4;
     element('rect', {class: 'pit', ...rect, rx: radius}, group);
     const seeds = element('g', {class: 'seeds'}, group);
-    const countAt = g.storeCount(south, rect);
+    const countAt = g.storeCount(near, rect);
     const count = element('text', {class: 'count store-count', x: countAt.x, y: countAt.y,
                                    'text-anchor': 'middle', direction: 'ltr'}, group);
     element('rect', {class: 'last-seed-ring', x: rect.x - 5, y: rect.y - 5,

@@ -197,7 +197,11 @@ see_also="$wrappers/see-also.h2m"
 } >"$see_also"
 for path in "${paths[@]}"; do
   name="$(page_name "$path")"
-  printf '#!/bin/sh\nexec %q %s "$@"\n' "$mancala" "${path#mancala}" >"$wrappers/$name"
+  # CLI11 leaves one space only after an option that ends on the description's column less one
+  # ("  --seconds FLOAT:seconds > 0 Thinking time ..."); help2man needs two to tell the option
+  # from its description, so the wrapper adds the second.
+  printf '#!/bin/sh\n%q %s "$@" | sed -E %q\n' "$mancala" "${path#mancala}" \
+    's/^(  [^ ].{25}[^ ]) ([^ ])/\1  \2/' >"$wrappers/$name"
   chmod +x "$wrappers/$name"
   if [ "$path" = mancala ]; then
     # mancala(1) reads the version from `mancala --version` itself.

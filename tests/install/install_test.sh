@@ -127,6 +127,13 @@ for command in "${commands[@]}"; do
 done
 expect_completion "$(sorted_words "${top_level[@]}")" mancala ""
 expect_completion "$(sorted_words "${db_level[@]}")" mancala db ""
+# Every command's options, as its --help lists them.
+for command in "${commands[@]}"; do
+  read -r -a words <<<"$command"
+  listed="$("$mancala" "${words[@]:1}" --help |
+    awk '/^Options:$/ { on = 1; next } /^$/ { on = 0 } on && /^  -/ { print $1 }' | tr ',' ' ')"
+  expect_completion "$(sorted_words $listed)" "${words[@]}" -
+done
 expect_completion "--level" mancala play --lev
 expect_completion "--max-seeds" mancala db build --max
 expect_completion "interleaved ranges" mancala db build --partition ""

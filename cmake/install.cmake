@@ -47,7 +47,7 @@ endif()
 # target flags: a program using the headers must be compiled for the same target as the library,
 # or the two disagree on the layout of what they pass each other.
 set(MANCALA_TARGET_FLAGS "")
-if(MANCALA_NATIVE AND NOT MANCALA_SANITIZE)
+if(MANCALA_NATIVE AND (MANCALA_FUZZ OR NOT MANCALA_SANITIZE))  # as the top CMakeLists.txt
   set(MANCALA_TARGET_FLAGS "-march=native")
   target_compile_options(mancala_rules INTERFACE $<INSTALL_INTERFACE:-march=native>)
 endif()
@@ -137,10 +137,12 @@ if(MANCALA_HELP2MAN)
 else()
   set(mancala_man_default OFF)
 endif()
-option(MANCALA_MAN_PAGES "Write and install the manual pages (needs help2man)" ${mancala_man_default})
+option(MANCALA_MAN_PAGES "Write and install the manual pages (needs help2man)"
+       ${mancala_man_default})
 if(MANCALA_MAN_PAGES AND NOT MANCALA_HELP2MAN)
   message(FATAL_ERROR "MANCALA_MAN_PAGES is on but help2man was not found (Debian: help2man; "
-                      "scripts/install-deps.sh installs it), or configure with -DMANCALA_MAN_PAGES=OFF")
+                      "scripts/install-deps.sh installs it), or configure with "
+                      "-DMANCALA_MAN_PAGES=OFF")
 endif()
 set(mancala_docs_dir ${PROJECT_BINARY_DIR}/command-docs)
 set(mancala_docs_outputs ${mancala_docs_dir}/bash/mancala ${mancala_docs_dir}/zsh/_mancala)

@@ -31,6 +31,11 @@ section() {
     }'
 }
 
+# CLI11 leaves one space only after an entry that ends on the descriptions' column less one
+# ("  --seconds FLOAT:seconds > 0 Thinking time ..."); two tell where the entry ends, for this
+# script's reading of the help as for help2man's.
+widen='s/^(  [^ ].{25}[^ ]) ([^ ])/\1  \2/'
+
 declare -a paths=(mancala)    # every command path: "mancala", "mancala db", "mancala db build" ...
 declare -A subcommands=()     # path -> its subcommands, space separated
 declare -A descriptions=()    # path -> the one-line description its parent's help gives it
@@ -42,7 +47,7 @@ declare -A takes_game=()      # path -> 1 when its first positional is a GAME st
 walk() {
   local path="$1" help name rest names n
   # shellcheck disable=SC2086  # the path's words are separate arguments
-  help="$("$mancala" ${path#mancala} --help)"
+  help="$("$mancala" ${path#mancala} --help | sed -E "$widen")"
   subcommands[$path]=""
   while IFS=$'\t' read -r name rest; do
     [ -n "$name" ] || continue
@@ -197,11 +202,8 @@ see_also="$wrappers/see-also.h2m"
 } >"$see_also"
 for path in "${paths[@]}"; do
   name="$(page_name "$path")"
-  # CLI11 leaves one space only after an option that ends on the description's column less one
-  # ("  --seconds FLOAT:seconds > 0 Thinking time ..."); help2man needs two to tell the option
-  # from its description, so the wrapper adds the second.
-  printf '#!/bin/sh\n%q %s "$@" | sed -E %q\n' "$mancala" "${path#mancala}" \
-    's/^(  [^ ].{25}[^ ]) ([^ ])/\1  \2/' >"$wrappers/$name"
+  printf '#!/bin/sh\n%q %s "$@" | sed -E %q\n' "$mancala" "${path#mancala}" "$widen" \
+    >"$wrappers/$name"
   chmod +x "$wrappers/$name"
   if [ "$path" = mancala ]; then
     # mancala(1) reads the version from `mancala --version` itself.

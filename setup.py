@@ -1,6 +1,7 @@
 """The build step of `pip install --no-build-isolation .`: CMake builds the pybind11 module
 (tools/python) for the interpreter running pip, and setuptools packs it."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -8,6 +9,16 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+
+def project_version():
+    """The version in the top CMakeLists.txt's project(mancala VERSION x.y.z), the one place it is
+    kept."""
+    cmake_lists = (Path(__file__).resolve().parent / "CMakeLists.txt").read_text()
+    found = re.search(r"^project\(mancala VERSION ([0-9]+\.[0-9]+\.[0-9]+)\b", cmake_lists, re.M)
+    if not found:
+        raise RuntimeError("no project(mancala VERSION ...) in CMakeLists.txt")
+    return found.group(1)
 
 
 class CMakeExtension(Extension):
@@ -34,6 +45,7 @@ class CMakeBuild(build_ext):
 
 
 setup(
+    version=project_version(),
     ext_modules=[CMakeExtension("mancala")],
     cmdclass={"build_ext": CMakeBuild},
     # Away from build/, the CMake build directory of the scripts.

@@ -5,17 +5,20 @@ set -euo pipefail
 # The web server needs cpp-httplib and nlohmann-json; the plain tables' block checksums xxHash; the
 # distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its tests and
 # `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools, NumPy, pytest
-# and pybind11.
+# and pybind11. The manual pages are written from the command's --help by help2man.
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
   libgtest-dev libcpp-httplib-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
   python3-dev python3-pip python3-venv python3-setuptools python3-wheel python3-numpy
-  python3-pytest pybind11-dev python3-pybind11)
+  python3-pytest pybind11-dev python3-pybind11 help2man)
 if [ "${1:-}" != --build-only ]; then
   # The web board's browser tests: Debian's Chromium, Node.js and npm (for playwright-core), and
   # fonts for the Thai and Japanese pages (Hebrew is in DejaVu). The server's load test: wrk.
   packages+=(chromium fonts-tlwg-loma fonts-ipafont-gothic wrk)
   # The fuzz targets (tests/fuzz): clang and its libFuzzer runtime.
   packages+=(clang libclang-rt-dev)
+  # The installed tree's tests (tests/install): man to render the manual pages, zsh for its
+  # completion, and for `cpack -G DEB` dpkg-shlibdeps (dpkg-dev) and file.
+  packages+=(man-db zsh dpkg-dev file)
   # Node.js may come from elsewhere than Debian (with its own npm): only what is missing is added.
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)

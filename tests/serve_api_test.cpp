@@ -136,6 +136,9 @@ TEST_F(ServeApi, GamesListsTheKindsTheirRangesTheTablesFoundAndTheLevels) {
   ASSERT_EQ(r->status, 200);
   const json games = body_of(r);
   EXPECT_EQ(games["version"], 1);
+  // The release, as the top CMakeLists.txt's project(VERSION) gives it.
+  EXPECT_EQ(games["server"],
+            json::parse(R"({"name": "mancala", "version": ")" MANCALA_PROJECT_VERSION R"("})"));
   ASSERT_EQ(games["games"].size(), 3u);
   EXPECT_EQ(games["games"][0]["default"], "kalah:6:4");
   EXPECT_EQ(games["games"][0]["tables"], json::parse(R"([{"table": "kalah:6", "max_seeds": 8}])"));

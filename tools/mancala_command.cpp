@@ -1,5 +1,8 @@
 #include "tools/mancala_command.h"
 
+#include <string>
+
+#include "mancala_version.h"
 #include "tools/cli/commands.h"
 #include "tools/engine/engine_command.h"
 #include "tools/http/serve_command.h"
@@ -20,8 +23,13 @@ void add_commands(CLI::App& app) {
 }
 
 int run_command_line(int argc, const char* const* argv, CommandMode mode) {
-  CLI::App app{"mancala: play, count, solve and analyse Kalah, Oware and Congkak"};
+  // Named, so that help reads "Usage: mancala ..." wherever the binary was started from (as the
+  // manual pages generated from it must).
+  CLI::App app{"mancala: play, count, solve and analyse Kalah, Oware and Congkak", "mancala"};
   app.require_subcommand(1);
+  // "mancala 0.1.0": the form help2man reads the version from, for the manual pages.
+  app.set_version_flag("--version", "mancala " + std::string(kVersion),
+                       "Print the version and exit");
   add_commands(app);
   return run_command_line(app, argc, argv, mode);
 }

@@ -102,8 +102,10 @@ std::string_view game_string_forms() {
   // Written from game_forms(): the ranges and variants as parse_rules takes them.
   static const std::string text = [] {
     auto line = [](const std::string& form, const std::string& meaning) {
+      // Two spaces at least between a form and its meaning: what tells a reader (and help2man,
+      // which writes the manual pages from --help) where the form ends.
       std::string padded = "  " + form;
-      if (padded.size() < 30)
+      if (padded.size() <= 28)
         padded.resize(30, ' ');
       else
         padded += "  ";

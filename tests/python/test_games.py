@@ -2,11 +2,13 @@
 same answer."""
 import json
 import random
+import re
 
 import numpy
 import pytest
 
 import mancala
+from conftest import REPO
 
 
 @pytest.mark.parametrize("game, counts", [
@@ -178,3 +180,10 @@ def test_aualé_records_are_read():
     record = mancala.read_record(text)
     assert record.match.game == mancala.Game("oware")
     assert record.match.moves == ["F", "a", "E", "b"]
+
+
+def test_the_version_is_the_projects_and_the_commands(run_cli):
+    cmake_lists = (REPO / "CMakeLists.txt").read_text()
+    version = re.search(r"^project\(mancala VERSION ([0-9.]+)", cmake_lists, re.M).group(1)
+    assert mancala.__version__ == version
+    assert run_cli("--version") == f"mancala {version}\n"

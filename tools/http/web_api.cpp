@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "db/table_answer.h"
+#include "mancala_version.h"
 #include "solver/rules/record.h"
 #include "solver/search/players.h"
 #include "solver/search/search.h"
@@ -166,7 +167,9 @@ WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
     if (level == kMaxLevel) entry["strongest"] = true;
     levels.push_back(std::move(entry));
   }
+  // "version" is the API's (the 1 of /api/v1); "server" names the program and its release.
   games_ = Json{{"version", 1},
+                {"server", {{"name", "mancala"}, {"version", std::string(kVersion)}}},
                 {"games", std::move(kinds)},
                 {"levels", std::move(levels)},
                 {"limits",

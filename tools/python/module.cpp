@@ -1,6 +1,7 @@
 // The Python module `mancala`: its definition and the argument conversions every part uses.
 #include <pybind11/pybind11.h>
 
+#include "mancala_version.h"
 #include "tools/python/bindings.h"
 #include "tools/service/move_text.h"
 
@@ -88,7 +89,7 @@ PYBIND11_MODULE(mancala, m) {
       "South, a.. for North). Bad input raises ValueError with the library's message; table\n"
       "failures raise mancala.TablesError. Long calls (perft, search, solve, table builds,\n"
       "computer moves) release the GIL, so threads can run them in parallel.";
-  m.attr("__version__") = MANCALA_VERSION;
+  m.attr("__version__") = std::string(mancala::kVersion);
   pybind11::register_exception<mp::TablesFailure>(m, "TablesError");
   m.attr("TablesError").attr("__doc__") =
       "The endgame tables failed: none built for the game, a position outside them, or a "

@@ -253,7 +253,7 @@ TEST_F(ServeApi, WrongMethodIs405) {
   const auto r = get("/api/v1/move");
   ASSERT_EQ(r->status, 405);
   EXPECT_EQ(r->get_header_value("Allow"), "POST");
-  EXPECT_EQ(client()->Delete("/api/v1/games")->status, 405);
+  EXPECT_EQ(client()->Delete("/api/v1/games", {{"Content-Length", "0"}})->status, 405);
   EXPECT_EQ(post("/api/v1/games", "{}")->status, 405);
 }
 
@@ -636,6 +636,28 @@ TEST_F(ServeApi, WhatFollowsARefusedRequestOnItsConnectionIsRefusedToo) {
   ASSERT_TRUE(send_all(fd, inner));
   EXPECT_EQ(read_reply(fd).status, 400);
   ::close(fd);
+}
+
+TEST_F(ServeApi, APostOrDeleteWithoutALengthIs411) {
+  // Its body would be read until the connection closes, with no limit.
+  for (const char* method : {"POST", "DELETE"}) {
+    const int fd = raw_connection(server_->port());
+    ASSERT_TRUE(send_all(fd, std::string(method) + " /api/v1/record/parse HTTP/1.1\r\n" +
+                                 host_header(server_->port()) +
+                                 "Content-Type: application/json\r\n\r\n{\"record\": \""));
+    const RawReply reply = read_reply(fd);
+    ::close(fd);
+    EXPECT_EQ(reply.status, 411) << method << "\n" << reply.head;
+    EXPECT_EQ(json::parse(reply.body)["field"], "Content-Length") << method;
+  }
+}
+
+TEST_F(ServeApi, ARecordWithTwoGameTagsIs400) {
+  const auto r = post("/api/v1/record/parse",
+                      json{{"record", "[Game \"kalah\"]\n[Game \"oware\"]\n\n1. C *\n"}}.dump());
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "record");
+  EXPECT_NE(body_of(r)["error"].get<std::string>().find("a second [Game] tag"), std::string::npos);
 }
 
 TEST_F(ServeApi, ABodyLongerThanTheLimitIs413BeforeItIsSent) {

@@ -125,6 +125,10 @@ std::string media_type(std::string_view content_type) {
   return lower(type);
 }
 
+std::string body_too_large(size_t max_body_bytes) {
+  return "the request body is too large: at most " + std::to_string(max_body_bytes) + " bytes";
+}
+
 struct Refusal {
   int status = 0;  // 0: accepted
   std::string message;
@@ -179,15 +183,18 @@ Refusal check_request_headers(const httplib::Request& req, const HostNames& host
             "Transfer-Encoding"};
   }
   if (lengths > 1) return {400, "more than one Content-Length header", "Content-Length"};
+  // For these methods the library reads a body without a length until the connection closes,
+  // into memory, with no limit.
+  const bool takes_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" ||
+                          req.method == "DELETE" || req.method == "PRI";
+  if (lengths == 0 && takes_body)
+    return {411, "a " + req.method + " request must have a Content-Length", "Content-Length"};
   if (lengths == 1) {
     const std::string length = req.get_header_value("Content-Length");
     // Digits only: the library would read "16abc" as 16, and a proxy in front may not.
     if (!all_digits(length) || length.size() > 19)
       return {400, "Content-Length '" + length + "' is not a number of bytes", "Content-Length"};
-    if (std::stoull(length) > max_body_bytes)
-      return {413,
-              "the request body is too large: at most " + std::to_string(max_body_bytes) + " bytes",
-              "body"};
+    if (std::stoull(length) > max_body_bytes) return {413, body_too_large(max_body_bytes), "body"};
   }
   // A small compressed body can stand for a huge one: none is accepted, so none is expanded.
   if (req.has_header("Content-Encoding"))
@@ -358,10 +365,7 @@ struct WebServer::Impl {
               message = "no such page: " + req.path;
               break;
             case 413:
-              // The library also holds form-encoded bodies to 8 KiB: JSON is sent as JSON.
-              message = "the request body is too large: at most " +
-                        std::to_string(options.max_body_bytes) +
-                        " bytes of application/json (8192 when sent form-encoded)";
+              message = body_too_large(options.max_body_bytes);
               field = "body";
               break;
             case 414:

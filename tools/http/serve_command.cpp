@@ -126,8 +126,9 @@ void add_serve_command(CLI::App& app) {
                   "Largest request body in bytes; larger ones get 413 (default 65536)")
       ->check(unsigned_in(1024, kMaxBodyBytes));
   cmd->add_option("--allowed-host", o->allowed_hosts,
-                  "A host name the server also answers to in the Host header, e.g. the name a "
-                  "reverse proxy forwards; repeatable (default: its own addresses and localhost)")
+                  "A host name (without a port) the server also answers to in the Host header, on "
+                  "any port, e.g. the name a reverse proxy forwards; repeatable (default: its own "
+                  "addresses and localhost)")
       ->check(host_name());
   cmd->add_flag("--log", o->log, "Print one line per request on standard error");
   set_command(cmd, [o] { run_serve(*o); });

@@ -2,7 +2,9 @@
 // ephemeral loopback port, over small endgame tables (8 seeds) built for the suite, asked with
 // cpp-httplib's client. Every endpoint, every error status, a whole game of each game played
 // through the API, and the limits: bodies, request lines, a flood beyond the compute queue and
-// one beyond the connection threads.
+// one beyond the connection threads; hostile requests, over raw sockets: ambiguous lengths,
+// chunked and compressed bodies, many ranges, foreign hosts, cross-site POSTs, a client sending a
+// byte at a time while the server stops, and a system without threads to spare.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>

@@ -11,8 +11,8 @@
 //
 // Requests are refused by their headers before any body is read (docs/http-api.md, "What the
 // server defends against"): a Host that is not a name of this server (421), a body that is
-// chunked (411) or compressed (415), a Content-Length that is not exactly one plain number (400)
-// or is over the limit (413), a POST that is not application/json (415). A refused request's
+// chunked or has no length (411) or is compressed (415), a Content-Length that is not exactly one
+// plain number (400) or is over the limit (413), a POST that is not application/json (415). A refused request's
 // connection is answered "Connection: close" and every later request on it is refused too, since
 // its unread body would otherwise be read as the next request. A Range of several parts is
 // ignored (the whole file is sent).

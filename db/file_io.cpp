@@ -13,13 +13,18 @@
 #include <cstring>
 #include <mutex>
 
+#include "solver/rules/escape.h"
+
 namespace mancala::db {
+
+std::string shown_path(std::string_view path) {
+  return path.empty() ? "''" : escape_control_bytes(path);
+}
 
 namespace {
 
 Error path_error(const std::string& path, const std::string& what, int error) {
-  return Error{(path.empty() ? std::string("''") : path) + ": " + what +
-               (error ? ": " + system_error_text(error) : "")};
+  return Error{shown_path(path) + ": " + what + (error ? ": " + system_error_text(error) : "")};
 }
 
 std::string directory_of(const std::string& path) {

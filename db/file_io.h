@@ -23,6 +23,11 @@
 
 namespace mancala::db {
 
+// A path as messages show it: control bytes (a line feed, ESC) escaped as \xNN, so that a path
+// given by a user (MANCALA_DB, --db) cannot add a line to an error or drive a terminal; '' when
+// empty. Every message that names a file or a directory of the store shows it so.
+std::string shown_path(std::string_view path);
+
 // What is at a path, following symbolic links.
 enum class PathKind : uint8_t {
   Missing,  // nothing there (or a component of the path is not a directory)

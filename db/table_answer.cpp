@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "db/file_io.h"
 #include "solver/rules/moves.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
@@ -30,12 +31,12 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
   if (probe.status == ProbeStatus::NotCovered) {
     // The root probe decided it (the one check of the seeds on the way to the tables' bytes).
     const db::TableSet& set = tables.tables();
-    answer.message = to_string(p) + " has " + std::to_string(p.seeds_on_board()) +
-                     " seeds on the board; " +
-                     (set.max_seeds() < 0
-                          ? "there are no " + rules.table_name() + " tables in " + set.directory()
-                          : "the " + rules.table_name() + " tables in " + set.directory() +
-                                " hold up to " + std::to_string(set.max_seeds()));
+    answer.message =
+        to_string(p) + " has " + std::to_string(p.seeds_on_board()) + " seeds on the board; " +
+        (set.max_seeds() < 0
+             ? "there are no " + rules.table_name() + " tables in " + shown_path(set.directory())
+             : "the " + rules.table_name() + " tables in " + shown_path(set.directory()) +
+                   " hold up to " + std::to_string(set.max_seeds()));
     return answer;
   }
   if (probe.status == ProbeStatus::Failed) {

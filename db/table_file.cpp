@@ -96,7 +96,7 @@ uint64_t composition_count(int seeds, int slots) {
 }
 
 Error file_error(const std::string& path, const std::string& what) {
-  return Error{path + ": " + what};
+  return Error{shown_path(path) + ": " + what};
 }
 
 std::atomic<uint64_t> next_file_id{1};
@@ -181,6 +181,14 @@ Expected<CompressedSections> compress_values(const std::string& path,
 }
 
 }  // namespace
+
+bool is_table_file(const std::string& path) {
+  Expected<OpenedFile> file = open_regular_file(path);
+  if (!file) return false;
+  char magic[sizeof kMagic];
+  const ssize_t n = ::pread(file->fd.get(), magic, sizeof magic, 0);
+  return n == static_cast<ssize_t>(sizeof magic) && std::memcmp(magic, kMagic, sizeof magic) == 0;
+}
 
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, const std::vector<int8_t>& values,
@@ -586,7 +594,7 @@ Expected<std::vector<int8_t>> TableFile::read_all_checked(
     const std::function<void(uint64_t, uint64_t)>& progress, int threads) const {
   if (!data_checksum_ok()) {
     if (damaged()) return damaged_error();
-    return Error{path_ + ": corrupt data (checksum mismatch)"};
+    return Error{shown_path(path_) + ": corrupt data (checksum mismatch)"};
   }
   return read_all(progress, threads);
 }

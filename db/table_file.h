@@ -44,6 +44,11 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
                                        int seeds, const std::vector<int8_t>& values,
                                        const WriteOptions& options = {}, int threads = 0);
 
+// Whether a regular file at `path` starts as a table layer does (the format's magic), damaged
+// or not: such a file is not to be overwritten by anything else. False when nothing readable is
+// there.
+bool is_table_file(const std::string& path);
+
 class TableFile {
  public:
   // Opens and checks a file (db/README.md, "Trust"). `name`, `houses` and `seeds` (when not

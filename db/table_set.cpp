@@ -39,7 +39,7 @@ std::string LayerScan::gap_message(const std::string& table_dir) const {
   if (missing.empty()) return "";
   std::string list;
   for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
-  return table_dir + ": layer" + (missing.size() > 1 ? "s " : " ") + list +
+  return shown_path(table_dir) + ": layer" + (missing.size() > 1 ? "s " : " ") + list +
          (missing.size() > 1 ? " are" : " is") + " missing (no " +
          layer_file_name(missing.front()) + "), so the tables are used up to " +
          std::to_string(covered) + " seeds and layers " + std::to_string(covered + 2) + ".." +
@@ -123,7 +123,8 @@ bool TableSet::layer_is_plain(int seeds) const {
 
 Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {
   if (seeds < 0 || seeds > max_seeds_)
-    return Error{"no table layer for " + std::to_string(seeds) + " seeds in " + directory_};
+    return Error{"no table layer for " + std::to_string(seeds) + " seeds in " +
+                 shown_path(directory_)};
   LayerSlot& slot = layers_[static_cast<size_t>(seeds)];
   std::call_once(slot.once, [&] {
     Expected<std::shared_ptr<const TableFile>> file =
@@ -141,9 +142,12 @@ ProbeResult TableSet::probe_key(int seeds, const TableKey& key) const {
   ProbeResult result;
   if (seeds > max_seeds_) {
     result.status = ProbeStatus::NotCovered;
-    result.message = "the position has " + std::to_string(seeds) + " seeds on the board; the " +
-                     table_name_ + " tables in " + directory_ + " hold up to " +
-                     std::to_string(max_seeds_);
+    // No layer at all is max_seeds_ -1: said so, not as tables that "hold up to -1".
+    result.message =
+        "the position has " + std::to_string(seeds) + " seeds on the board; " +
+        (max_seeds_ < 0 ? "there are no " + table_name_ + " tables in " + shown_path(directory_)
+                        : "the " + table_name_ + " tables in " + shown_path(directory_) +
+                              " hold up to " + std::to_string(max_seeds_));
     return result;
   }
   Expected<std::shared_ptr<const TableFile>> file = layer(seeds);

@@ -16,7 +16,8 @@ seconds="${1:-300}"
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(fuzz_position fuzz_record fuzz_table_file fuzz_table_file_checksummed fuzz_command_line)
+  targets=(fuzz_position fuzz_record fuzz_table_file fuzz_table_file_checksummed fuzz_command_line
+           fuzz_engine_lines)
 fi
 # MANCALA_FUZZ_BUILD: another build directory configured with -DMANCALA_FUZZ=ON (scripts/test.sh
 # passes its sanitized test build); by default build-fuzz/, configured here.

@@ -164,6 +164,19 @@ const GoldenCase kCases[] = {
      "perft kalah 1 >/dev/null && rm {fresh_db}/kalah-6/seeds-04.mtb && "
      "mkfifo {fresh_db}/kalah-6/seeds-04.mtb && "
      "{mancala} db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db}"},
+    // Issue 24: a database directory with a line feed is shown escaped, so the error stays one
+    // line (the second line is not forged); a directory without tables says so.
+    {"db_query_control_bytes_in_directory",
+     "perft kalah 1 >/dev/null && MANCALA_DB=\"$(printf '/nonexistent\\nmancala: error: forged')\" "
+     "{mancala} db query kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"},
+    // Issue 24: the chart is never written over a table layer, nor into the directory read.
+    {"db_stats_plot_over_a_layer",
+     "db stats {fresh_db}/kalah-6 --plot {fresh_db}/kalah-6/seeds-00.mtb"},
+    {"db_stats_plot_over_a_copied_layer",
+     "perft kalah 1 >/dev/null && cp {fresh_db}/kalah-6/seeds-02.mtb {fresh_db}/copy.mtb && "
+     "{mancala} db stats {fresh_db}/oware-abapa --plot {fresh_db}/copy.mtb"},
+    {"db_stats_plot_in_the_table_directory",
+     "db stats {fresh_db}/kalah-6 --plot {fresh_db}/kalah-6/chart.svg"},
     // The engine protocol, fed from a file (end of input lets the last search finish): searches
     // with and without the tables, levels, a game ended by repetition, another game; and malformed
     // commands, each reported and ignored.

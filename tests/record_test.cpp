@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "solver/rules/record.h"
 
@@ -22,8 +23,10 @@ Game play_letters(const Rules& rules, const Position& start, const std::string& 
 TEST(Record, WritesTagsThenNumberedTurnsWithExtraTurnsJoined) {
   const Rules rules = Rules::kalah();
   const Game game = play_letters(rules, start_position(rules), "CFbeA");
-  const std::string text = write_record(
-      game, {{"South", "Ann"}, {"North", "Bob"}, {"Date", "2026.11.29"}, {"Event", "Club"}});
+  const std::string text =
+      write_record(game,
+                   {{"South", "Ann"}, {"North", "Bob"}, {"Date", "2026.11.29"}, {"Event", "Club"}})
+          .value();
   EXPECT_EQ(text,
             "[Game \"kalah:6:4\"]\n"
             "[South \"Ann\"]\n"
@@ -37,7 +40,7 @@ TEST(Record, WritesTagsThenNumberedTurnsWithExtraTurnsJoined) {
 
 TEST(Record, MissingTagsAreWrittenAsQuestionMarks) {
   const Rules rules = Rules::oware();
-  const std::string text = write_record(Game(rules), {});
+  const std::string text = write_record(Game(rules), {}).value();
   EXPECT_EQ(text,
             "[Game \"oware:4:abapa\"]\n[South \"?\"]\n[North \"?\"]\n[Date \"?\"]\n"
             "[Result \"*\"]\n\n*\n");
@@ -48,7 +51,7 @@ TEST(Record, NonStandardStartWritesPositionAndNorthOpensWithEllipsis) {
   Expected<Position> start = parse_position(rules, "2-2-2-2-2-2-0-0-N");
   ASSERT_TRUE(start.ok());
   const Game game = play_letters(rules, *start, "aA");
-  const std::string text = write_record(game, {});
+  const std::string text = write_record(game, {}).value();
   EXPECT_NE(text.find("[Position \"2-2-2-2-2-2-0-0-N\"]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n1... a 2. A"), std::string::npos) << text;
   Expected<GameRecord> back = read_record(text);
@@ -62,7 +65,7 @@ TEST(Record, FinishedGameCarriesResultTagAndToken) {
   // One house each: South sows its seed into its store, moves again, and its row is empty.
   const Game game = play_letters(rules, start_position(rules), "A");
   ASSERT_TRUE(game.is_over());
-  const std::string text = write_record(game, {});
+  const std::string text = write_record(game, {}).value();
   EXPECT_NE(text.find("[Result \"1/2-1/2\"]"), std::string::npos) << text;
   EXPECT_NE(text.find("1. A 1/2-1/2\n"), std::string::npos) << text;
 }
@@ -139,6 +142,45 @@ TEST(Record, MovesAfterTheEndAreAnError) {
 TEST(Record, UnterminatedCommentIsAnError) {
   Expected<GameRecord> record = read_record("[Game \"kalah\"]\n\n1. C {oops\n");
   ASSERT_FALSE(record.ok());
+}
+
+TEST(Record, TagsThatWouldNotReadBackTheSameAreRefusedWhenWriting) {
+  const Game game(Rules::kalah());
+  // A line break ends the tag line; a space ends the name ("Sou th" would come back as "Sou");
+  // a quote or bracket in a name is not a name at all; a name given twice is ambiguous.
+  for (const RecordTags& tags : std::vector<RecordTags>{{{"South", "Ann\n[Game \"oware\"]"}},
+                                                        {{"Event", "a\rb"}},
+                                                        {{"Event", std::string("a\0b", 3)}},
+                                                        {{"Sou th", "Ann"}},
+                                                        {{"Ev\"]ent", "x"}},
+                                                        {{"", "x"}},
+                                                        {{"Event", "a"}, {"Event", "b"}}}) {
+    const Expected<std::string> text = write_record(game, tags);
+    EXPECT_FALSE(text.ok()) << tags[0].first << " was written:\n" << (text ? *text : "");
+  }
+}
+
+TEST(Record, EveryTagWrittenReadsBackTheSame) {
+  const Rules rules = Rules::kalah();
+  const Game game = play_letters(rules, start_position(rules), "CFbeA");
+  const RecordTags tags = {{"South", "Ann \"the \\ quick\"]"},
+                           {"North", "Bob [x] {y} (z)"},
+                           {"Date", "2026.11.29"},
+                           {"Event", "caf\xc3\xa9 \"]"},
+                           {"Round_2", "1-0 *"}};
+  const Expected<std::string> text = write_record(game, tags);
+  ASSERT_TRUE(text.ok()) << text.error();
+  const Expected<GameRecord> back = read_record(*text);
+  ASSERT_TRUE(back.ok()) << back.error() << "\n" << *text;
+  for (const auto& [name, value] : tags) EXPECT_EQ(back->tag(name), value) << name;
+  EXPECT_EQ(back->game.moves(), game.moves());
+  EXPECT_EQ(write_record(back->game, back->tags).value(), *text);
+}
+
+TEST(Record, ATagGivenTwiceIsRefusedWhenReading) {
+  const Expected<GameRecord> record = read_record("[Game \"kalah\"]\n[Game \"oware\"]\n\n1. C *\n");
+  ASSERT_FALSE(record.ok());
+  EXPECT_NE(record.error().find("a second [Game] tag"), std::string::npos) << record.error();
 }
 
 }  // namespace

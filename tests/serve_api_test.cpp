@@ -2,23 +2,29 @@
 // ephemeral loopback port, over small endgame tables (8 seeds) built for the suite, asked with
 // cpp-httplib's client. Every endpoint, every error status, a whole game of each game played
 // through the API, and the limits: bodies, request lines, a flood beyond the compute queue and
-// one beyond the connection threads.
+// one beyond the connection threads; hostile requests, over raw sockets: ambiguous lengths,
+// chunked and compressed bodies, many ranges, foreign hosts, cross-site POSTs, a client sending a
+// byte at a time while the server stops, and a system without threads to spare.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -252,7 +258,7 @@ TEST_F(ServeApi, WrongMethodIs405) {
   const auto r = get("/api/v1/move");
   ASSERT_EQ(r->status, 405);
   EXPECT_EQ(r->get_header_value("Allow"), "POST");
-  EXPECT_EQ(client()->Delete("/api/v1/games")->status, 405);
+  EXPECT_EQ(client()->Delete("/api/v1/games", {{"Content-Length", "0"}})->status, 405);
   EXPECT_EQ(post("/api/v1/games", "{}")->status, 405);
 }
 
@@ -523,6 +529,299 @@ TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
   EXPECT_EQ(get("/i18n/he.json")->get_header_value("Content-Type"),
             "application/json; charset=utf-8");
   EXPECT_EQ(get("/../CMakeLists.txt")->status, 404);
+}
+
+// ------------------------------------------------------------------ hostile requests
+
+// A raw connection to 127.0.0.1:port whose reads and writes give up after `seconds`.
+int raw_connection(int port, int seconds = 10) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  const timeval timeout{seconds, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  return fd;
+}
+
+// Sends all of `bytes` (false when the peer stops taking them).
+bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+struct RawReply {
+  int status = 0;  // 0: no reply
+  std::string head;
+  std::string body;
+};
+
+// One reply read off the connection: its head, then as many body bytes as its Content-Length.
+RawReply read_reply(int fd) {
+  RawReply reply;
+  std::string data;
+  char buffer[65536];
+  size_t head_end = std::string::npos;
+  size_t length = 0;
+  while (true) {
+    if (head_end == std::string::npos && (head_end = data.find("\r\n\r\n")) != std::string::npos) {
+      reply.head = data.substr(0, head_end + 2);
+      std::string lower = reply.head;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const size_t at = lower.find("\r\ncontent-length: ");
+      if (at != std::string::npos) length = std::stoul(lower.substr(at + 18));
+      head_end += 4;
+    }
+    if (head_end != std::string::npos && data.size() >= head_end + length) break;
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return reply;
+    data.append(buffer, static_cast<size_t>(n));
+  }
+  reply.body = data.substr(head_end, length);
+  if (reply.head.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(reply.head.substr(9, 3));
+  return reply;
+}
+
+// `request` sent on a fresh connection; the first reply.
+RawReply exchange(int port, const std::string& request) {
+  const int fd = raw_connection(port);
+  EXPECT_TRUE(send_all(fd, request));
+  RawReply reply = read_reply(fd);
+  ::close(fd);
+  return reply;
+}
+
+std::string host_header(int port) {
+  return "Host: 127.0.0.1:" + std::to_string(port) + "\r\n";
+}
+
+// The peak resident memory of this process (VmHWM), in kB.
+long peak_memory_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+TEST_F(ServeApi, AmbiguousBodyLengthsAre400) {
+  const std::string move = "POST /api/v1/move HTTP/1.1\r\n" + host_header(server_->port()) +
+                           "Content-Type: application/json\r\n";
+  const std::string body = R"({"game": "kalah"})";  // 17 bytes
+  // Each shape lets a proxy in front and this server disagree on where the body ends.
+  for (const std::string& lengths :
+       {std::string("Content-Length: 17abc\r\n"), std::string("Content-Length: +17\r\n"),
+        std::string("Content-Length: 17\r\nContent-Length: 16\r\n"),
+        std::string("Content-Length: 17\r\nContent-Length: 17\r\n"),
+        std::string("Content-Length: 17\r\nTransfer-Encoding: chunked\r\n"),
+        std::string("Content-Length : 17\r\n")}) {
+    const RawReply reply = exchange(server_->port(), move + lengths + "\r\n" + body);
+    EXPECT_EQ(reply.status, 400) << lengths << reply.head << reply.body;
+    EXPECT_NE(reply.head.find("Connection: close"), std::string::npos) << lengths;
+  }
+}
+
+TEST_F(ServeApi, WhatFollowsARefusedRequestOnItsConnectionIsRefusedToo) {
+  // The refused request's body, sent after the refusal, is a whole request: it must not be
+  // answered as one (a proxy in front took it for a body).
+  const std::string inner =
+      "GET /api/v1/games HTTP/1.1\r\n" + host_header(server_->port()) + "\r\n";
+  const int fd = raw_connection(server_->port());
+  ASSERT_TRUE(send_all(fd, "POST /api/v1/move HTTP/1.1\r\n" + host_header(server_->port()) +
+                               "Content-Type: text/plain\r\nContent-Length: " +
+                               std::to_string(inner.size()) + "\r\n\r\n"));
+  EXPECT_EQ(read_reply(fd).status, 415);
+  ASSERT_TRUE(send_all(fd, inner));
+  EXPECT_EQ(read_reply(fd).status, 400);
+  ::close(fd);
+}
+
+TEST_F(ServeApi, APostOrDeleteWithoutALengthIs411) {
+  // Its body would be read until the connection closes, with no limit.
+  for (const char* method : {"POST", "DELETE"}) {
+    const int fd = raw_connection(server_->port());
+    ASSERT_TRUE(send_all(fd, std::string(method) + " /api/v1/record/parse HTTP/1.1\r\n" +
+                                 host_header(server_->port()) +
+                                 "Content-Type: application/json\r\n\r\n{\"record\": \""));
+    const RawReply reply = read_reply(fd);
+    ::close(fd);
+    EXPECT_EQ(reply.status, 411) << method << "\n" << reply.head;
+    EXPECT_EQ(json::parse(reply.body)["field"], "Content-Length") << method;
+  }
+}
+
+TEST_F(ServeApi, ARecordWithTwoGameTagsIs400) {
+  const auto r = post("/api/v1/record/parse",
+                      json{{"record", "[Game \"kalah\"]\n[Game \"oware\"]\n\n1. C *\n"}}.dump());
+  ASSERT_EQ(r->status, 400);
+  EXPECT_EQ(body_of(r)["field"], "record");
+  EXPECT_NE(body_of(r)["error"].get<std::string>().find("a second [Game] tag"), std::string::npos);
+}
+
+TEST_F(ServeApi, ABodyLongerThanTheLimitIs413BeforeItIsSent) {
+  // Ten gigabytes announced, none sent: answered at once, not read (nor waited for).
+  const auto start = std::chrono::steady_clock::now();
+  const RawReply reply = exchange(
+      server_->port(), "POST /api/v1/move HTTP/1.1\r\n" + host_header(server_->port()) +
+                           "Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n");
+  EXPECT_EQ(reply.status, 413) << reply.head;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+TEST_F(ServeApi, ChunkedBodiesAre411AndNotRead) {
+  const long peak_before = peak_memory_kb();
+  const int fd = raw_connection(server_->port(), 2);
+  ASSERT_TRUE(send_all(fd, "POST /api/v1/record/parse HTTP/1.1\r\n" + host_header(server_->port()) +
+                               "Content-Type: application/json\r\n"
+                               "Transfer-Encoding: chunked\r\n\r\n"));
+  // Far beyond --max-body (64 KiB here): 50 chunks of 1 MiB, as many as the server takes.
+  const std::string chunk = "100000\r\n" + std::string(1 << 20, ' ') + "\r\n";
+  std::thread sender([&] {
+    for (int i = 0; i < 50 && send_all(fd, chunk); ++i) {
+    }
+  });
+  const RawReply reply = read_reply(fd);
+  ::shutdown(fd, SHUT_RDWR);
+  sender.join();
+  ::close(fd);
+  EXPECT_EQ(reply.status, 411) << reply.head;
+  EXPECT_EQ(json::parse(reply.body)["field"], "Transfer-Encoding");
+  // The server (in this process) kept none of it: the peak grew by far less than the 50 MiB.
+  EXPECT_LT(peak_memory_kb() - peak_before, 16 * 1024);
+}
+
+TEST_F(ServeApi, CompressedBodiesAre415AndNotExpanded) {
+  // 16 MiB of spaces gzipped by the client into a few kilobytes: refused before it is read.
+  auto c = client();
+  c->set_compress(true);
+  const auto r = c->Post("/api/v1/record/parse", std::string(16 << 20, ' '), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 415);
+  EXPECT_EQ(body_of(r)["field"], "Content-Encoding");
+}
+
+TEST_F(ServeApi, APostThatIsNotJsonIs415) {
+  // What a page of another site can send without asking the browser first.
+  for (const char* type :
+       {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+    const auto r = client()->Post("/api/v1/move", R"({"game": "kalah", "level": 1})", type);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 415) << type;
+    EXPECT_EQ(body_of(r)["field"], "Content-Type");
+  }
+  const auto r = client()->Post("/api/v1/position", R"({})", "Application/JSON; charset=utf-8");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);  // JSON passes the check, and the path takes GET only
+}
+
+TEST_F(ServeApi, AHostThatIsNotThisServersIs421) {
+  const auto with_host = [](const std::string& host) {
+    return exchange(server_->port(), "GET /api/v1/games HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+  };
+  const std::string port = std::to_string(server_->port());
+  for (const std::string& host :
+       {"127.0.0.1:" + port, "localhost:" + port, "LocalHost:" + port, std::string("127.0.0.1")})
+    EXPECT_EQ(with_host(host).status, 200) << host;
+  // A name that resolves here only because its owner made it (DNS rebinding), another port.
+  for (const std::string& host : {"attacker.example:" + port, std::string("attacker.example"),
+                                  std::string("127.0.0.1:1"), std::string("[::1]x")}) {
+    const RawReply reply = with_host(host);
+    EXPECT_EQ(reply.status, 421) << host;
+    EXPECT_EQ(json::parse(reply.body)["field"], "Host") << host;
+  }
+  EXPECT_EQ(exchange(server_->port(), "GET /api/v1/games HTTP/1.1\r\n\r\n").status, 400);
+}
+
+TEST(ServeHosts, AnAllowedHostIsAnsweredOnAnyPort) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.allowed_hosts = {"board.example"};
+  RunningServer running(o);
+  for (const char* host : {"board.example", "board.example:443", "BOARD.example:8080"})
+    EXPECT_EQ(exchange(running.port(),
+                       std::string("GET /api/v1/games HTTP/1.1\r\nHost: ") + host + "\r\n\r\n")
+                  .status,
+              200)
+        << host;
+  EXPECT_EQ(
+      exchange(running.port(), "GET /api/v1/games HTTP/1.1\r\nHost: other.example\r\n\r\n").status,
+      421);
+}
+
+TEST_F(ServeApi, ManyRangesAreAnsweredWithTheWholeFileAndOneRangeWithItsPart) {
+  const auto whole = get("/app.js");
+  ASSERT_EQ(whole->status, 200);
+  // 2700 times the whole file, in a header of 8 KB: a 72 MB reply when ranges were served.
+  std::string ranges = "bytes=0-";
+  for (int i = 1; i < 2700; ++i) ranges += ",0-";
+  const auto many = client()->Get("/app.js", {{"Range", ranges}});
+  ASSERT_TRUE(many);
+  EXPECT_EQ(many->status, 200);
+  EXPECT_EQ(many->body, whole->body);  // not 2700 parts, each with its own headers
+  const auto one = client()->Get("/app.js", {{"Range", "bytes=0-9"}});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->status, 206);
+  EXPECT_EQ(one->body, whole->body.substr(0, 10));
+}
+
+TEST(ServeLimits, StopEndsAClientThatSendsAByteASecond) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.http_threads = 2;
+  auto running = std::make_unique<RunningServer>(o);
+  const int fd = raw_connection(running->port(), 5);
+  std::atomic<bool> sending{true};
+  // A request that never ends: a header byte every 200 ms, each in time for the read timeout.
+  std::thread slow([&] {
+    send_all(fd, "GET /api/v1/games HTTP/1.1\r\nX-Slow: ");
+    while (sending && send_all(fd, "a"))
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto start = std::chrono::steady_clock::now();
+  running.reset();  // stop() and the end of run()
+  const auto took = std::chrono::steady_clock::now() - start;
+  sending = false;
+  slow.join();
+  ::close(fd);
+  EXPECT_LT(took, std::chrono::seconds(2));
+}
+
+TEST(ServeLimits, ASystemWithoutThreadsToSpareIsAnErrorAtBind) {
+  // In a child process whose address space leaves room for no more than a few thread stacks:
+  // 4096 connection threads cannot start, which bind() reports (it used to throw from run()).
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ServeOptions o;
+    o.database_dir = ::testing::TempDir() + "no_tables_here";
+    o.host = "127.0.0.1";
+    o.port = 0;
+    o.threads = 1;
+    o.http_threads = 4096;
+    WebServer server(o);
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    long size_kb = 0;
+    while (std::getline(status, line))
+      if (line.rfind("VmSize:", 0) == 0) size_kb = std::stol(line.substr(7));
+    const rlimit limit{static_cast<rlim_t>(size_kb + 256 * 1024) * 1024,
+                       static_cast<rlim_t>(size_kb + 256 * 1024) * 1024};
+    ::setrlimit(RLIMIT_AS, &limit);
+    const Expected<int> port = server.bind();
+    ::_exit(!port.ok() && port.error().find("cannot start 4096 connection threads") == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 // ------------------------------------------------------------------ whole games

@@ -1,5 +1,6 @@
 #include "solver/rules/record.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace mancala {
@@ -68,6 +69,9 @@ Expected<RawRecord> split_record(std::string_view text) {
     if (!closed || line.find(']', i) == std::string_view::npos)
       return Error{"line " + std::to_string(line_number) +
                    ": unterminated tag: " + std::string(line)};
+    for (const auto& tag : raw.tags)
+      if (tag.first == name)
+        return Error{"line " + std::to_string(line_number) + ": a second [" + name + "] tag"};
     raw.tags.emplace_back(std::move(name), std::move(value));
   }
   return raw;
@@ -111,7 +115,29 @@ std::string result_token(const Game& game) {
   return "*";
 }
 
-std::string write_record(const Game& game, const RecordTags& tags) {
+Expected<bool> check_record_tag(std::string_view name, std::string_view value) {
+  // The reader ends a name at the first space and a tag line at its line feed.
+  constexpr size_t kMaxNameBytes = 64;
+  if (name.empty() || name.size() > kMaxNameBytes ||
+      !std::all_of(name.begin(), name.end(),
+                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    return Error{"tag name '" + std::string(name) +
+                 "' must be 1 to 64 letters, digits or _ (as PGN tag names are)"};
+  if (std::any_of(value.begin(), value.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
+      }))
+    return Error{"tag " + std::string(name) +
+                 " must be one line of text, without control characters"};
+  return true;
+}
+
+Expected<std::string> write_record(const Game& game, const RecordTags& tags) {
+  for (size_t i = 0; i < tags.size(); ++i) {
+    if (Expected<bool> ok = check_record_tag(tags[i].first, tags[i].second); !ok)
+      return Error{ok.error()};
+    for (size_t j = 0; j < i; ++j)
+      if (tags[j].first == tags[i].first) return Error{"tag " + tags[i].first + " given twice"};
+  }
   std::string out;
   add_tag(out, "Game", game.rules().name());
   for (std::string_view name : {"South", "North", "Date"}) {

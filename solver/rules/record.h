@@ -39,12 +39,19 @@ struct GameRecord {
 // The PGN result token of a game: 1-0, 0-1, 1/2-1/2, or * while it goes on.
 std::string result_token(const Game& game);
 
+// Whether a tag can be written so that read_record gives it back the same: a name of 1 to 64
+// letters, digits or _ (as PGN has them), a value of one line without control bytes. The
+// problem, naming the tag, when not.
+Expected<bool> check_record_tag(std::string_view name, std::string_view value);
+
 // Writes a record. `tags` supplies South, North, Date and any others; Game, Result and Position
-// are always written from the game itself.
-std::string write_record(const Game& game, const RecordTags& tags);
+// are always written from the game itself. Tags that check_record_tag refuses, or a name given
+// twice, are refused: every record written reads back with the same tags.
+Expected<std::string> write_record(const Game& game, const RecordTags& tags);
 
 // Reads a native record or an Aualé .ogn record (an .ogn file is Oware abapa with 4 seeds),
-// replaying its moves; an illegal move is an error naming its number and letter.
+// replaying its moves; an illegal move is an error naming its number and letter, a tag given
+// twice (two [Game] tags: which one is the game?) an error naming it.
 Expected<GameRecord> read_record(std::string_view text);
 
 }  // namespace mancala

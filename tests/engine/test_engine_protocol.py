@@ -183,3 +183,63 @@ def test_ponderhit_ends_a_ponder_search(engine):
     engine.send("ponderhit")
     lines = engine.until("bestmove", timeout=8)
     assert lines[-1] in {f"bestmove {m}" for m in "abcdef"}
+
+
+def peak_memory_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_a_line_beyond_the_cap_is_ignored_in_bounded_memory_and_said_once(tmp_path):
+    # 64 MiB of NUL bytes without a newline (what `mancala engine < /dev/zero` reads), then a
+    # command: the long line is dropped, said once, and the engine goes on.
+    process = subprocess.Popen([BINARY, "engine", "--db", str(tmp_path)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE)
+    try:
+        process.stdin.write(b"setoption name Hash value 1\n")
+        block = b"\0" * (1 << 20)
+        for _ in range(64):
+            process.stdin.write(block)
+        process.stdin.write(b"\nisready\n")
+        process.stdin.flush()
+        lines = []
+        while not lines or lines[-1] != b"readyok":
+            line = process.stdout.readline()
+            assert line, f"the engine ended: {lines}"
+            lines.append(line.rstrip(b"\n"))
+        # Said once, in turn (then isready opens the tables, and says there are none).
+        assert lines[0] == b"info string a line longer than 4096 bytes (ignored)"
+        assert sum(b"longer than" in line for line in lines) == 1
+        assert lines[-1] == b"readyok"
+        assert peak_memory_kb(process.pid) < 48 * 1024
+        process.stdin.write(b"quit\n")
+        process.stdin.flush()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_control_bytes_read_are_echoed_escaped(engine):
+    engine.send("foo\x1b[2J\x07\x00\tbar\r")
+    assert engine.until("info string") == [
+        "info string unknown command 'foo\\x1b[2J\\x07\\x00\\x09bar\\x0d' (ignored)"]
+    engine.send("position fen \x1b]0;x\x07")
+    line = engine.until("info string")[0]
+    assert "\x1b" not in line and "\x07" not in line and "\\x1b]0;x\\x07" in line, line
+
+
+def test_a_tables_path_with_a_nul_byte_is_refused(engine, tmp_path):
+    # As --db refuses it: the file system would read the path cut at the NUL, as another.
+    engine.send(f"setoption name TablesPath value {tmp_path}\x00/x")
+    assert engine.until("info string") == [
+        "info string setoption TablesPath: a path with a NUL byte (ignored)"]
+    engine.send("setoption name Hash value 1")
+    engine.send("isready")  # opens the tables: still those of --db, which holds none
+    lines = engine.until("readyok")
+    assert any(line.startswith("info string no endgame tables") and str(tmp_path) in line
+               and "x00" not in line for line in lines), lines

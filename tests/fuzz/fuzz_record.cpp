@@ -13,7 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       read_record(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!record) return 0;
   const Game& game = record->game;
-  Expected<GameRecord> again = read_record(write_record(game, {}));
+  const Expected<std::string> text = write_record(game, {});
+  if (!text) std::abort();
+  Expected<GameRecord> again = read_record(*text);
   if (!again || !(again->game.rules() == game.rules()) || again->game.start() != game.start() ||
       again->game.moves() != game.moves())
     std::abort();

@@ -187,3 +187,50 @@ def test_the_version_is_the_projects_and_the_commands(run_cli):
     version = re.search(r"^project\(mancala VERSION ([0-9.]+)", cmake_lists, re.M).group(1)
     assert mancala.__version__ == version
     assert run_cli("--version") == f"mancala {version}\n"
+
+
+@pytest.mark.parametrize("call, shown", [
+    (lambda: mancala.Game("kalah\0"), "GAME 'kalah\\x00'"),
+    (lambda: mancala.Tables("kalah\0:4", "/nonexistent"), "GAME 'kalah\\x00:4'"),
+    (lambda: mancala.Game("kalah").position("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\0"),
+     "position '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\\x00'"),
+    (lambda: mancala.Game("kalah").apply(mancala.Game("kalah").start(), "C\0"), "move 'C\\x00'"),
+    (lambda: mancala.Game("kalah").make_position([4] * 12, (0, 0), "S\0"),
+     "side to move 'S\\x00'"),
+    (lambda: mancala.read_record('[Game "kalah"]\n\0\n1. C *\n'), "record '[Game"),
+    (lambda: mancala.write_record(mancala.Match("kalah"), {"South": "Ann\0Bob"}),
+     "tag value 'Ann\\x00Bob'"),
+])
+def test_a_str_with_a_nul_byte_is_refused_with_the_nul_shown(call, shown):
+    with pytest.raises(ValueError) as raised:
+        call()
+    message = str(raised.value)
+    assert message.startswith(shown) and "a text with a NUL byte" in message, message
+
+
+@pytest.mark.parametrize("tags", [
+    {"South": "Ann\n[Game \"oware\"]"},  # a line break would end the tag line
+    {"Sou th": "Ann"},  # the reader ends a name at the space: "Sou"
+    {'Ev"]ent': "x"},
+    {"": "x"},
+    {"Event": "tab\there"},
+])
+def test_write_record_refuses_tags_that_would_not_read_back_the_same(tags):
+    with pytest.raises(ValueError):
+        mancala.write_record(mancala.Match("kalah"), tags)
+
+
+def test_every_tag_written_reads_back_the_same():
+    match = mancala.Match("kalah")
+    match.play("C")
+    tags = {"South": 'Ann "the \\ quick"]', "North": "Bob [x] {y}", "Event": "café \"]",
+            "Round_2": "1-0 *"}
+    record = mancala.read_record(mancala.write_record(match, tags))
+    for name, value in tags.items():
+        assert record.tags[name] == value
+    assert record.match.moves == match.moves
+
+
+def test_a_record_with_two_game_tags_is_refused():
+    with pytest.raises(ValueError, match=r"a second \[Game\] tag"):
+        mancala.read_record('[Game "kalah"]\n[Game "oware"]\n\n1. C *\n')

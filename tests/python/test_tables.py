@@ -94,3 +94,12 @@ def test_an_exception_in_the_progress_callback_ends_the_build(tmp_path):
 def test_build_rejects_games_without_tables(tmp_path):
     with pytest.raises(mancala.TablesError, match="(?i)no endgame tables for congkak"):
         mancala.build_tables("congkak", str(tmp_path), 4)
+
+
+def test_a_directory_with_a_nul_byte_is_refused(awari_db):
+    # Opened as the part before the NUL, it used to report that directory's tables as this one's.
+    for call in (lambda: mancala.Tables("oware:4:awari", str(awari_db) + "\0/x"),
+                 lambda: mancala.build_tables("kalah:2:1", str(awari_db) + "\0/x", 1)):
+        with pytest.raises(ValueError) as raised:
+            call()
+        assert str(raised.value).startswith("directory '") and "NUL byte" in str(raised.value)

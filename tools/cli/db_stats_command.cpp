@@ -1,7 +1,9 @@
 // mancala db stats DIR: won, drawn and lost positions and the value histogram per layer.
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/core.h>
@@ -19,6 +21,8 @@ namespace mancala::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 struct StatsOptions {
   std::string path;
   bool csv = false;
@@ -32,6 +36,19 @@ void run_stats(const StatsOptions& options) {
   if (tables->size() > 1)
     throw UsageError(options.path + " holds several tables; name one of them");
   const std::string& dir = tables->front();
+  // The chart is written over whatever is at --plot: never over a table layer (of these tables
+  // or any others), nor into the table directory it reads, where a file named like a layer would
+  // become one.
+  if (!options.plot.empty()) {
+    std::error_code ec;
+    const fs::path plot_dir = fs::path(options.plot).parent_path();
+    if (db::is_table_file(options.plot))
+      throw Failure("--plot " + printable(options.plot) +
+                    " is a table layer file: the chart is not written over it");
+    if (fs::equivalent(plot_dir.empty() ? fs::path(".") : plot_dir, dir, ec))
+      throw Failure("--plot " + printable(options.plot) + " is in the table directory " +
+                    printable(dir) + ": write the chart elsewhere");
+  }
   Expected<db::LayerScan> scan = db::scan_layers(dir);
   if (!scan) throw Failure(scan.error());
   warn_layer_gap(scan->gap_message(dir));

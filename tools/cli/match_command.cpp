@@ -110,16 +110,16 @@ void run_match(const MatchOptions& o, const Rules& rules) {
       const std::string a_name = "A: mancala " + level_name(o.a, rules),
                         b_name = "B: mancala " + level_name(o.b, rules);
       const Outcome end = games[i]->outcome();
-      const std::string record =
-          write_record(*games[i],
-                       {{"South", a_south ? a_name : b_name},
-                        {"North", a_south ? b_name : a_name},
-                        {"Date", date},
-                        {"Event", "mancala match"},
-                        {"Round", std::to_string(i + 1)},
-                        {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}}) +
-          "\n";
-      if (Expected<bool> written = pgn->write(record); !written) throw Failure(written.error());
+      const Expected<std::string> record = write_record(
+          *games[i], {{"South", a_south ? a_name : b_name},
+                      {"North", a_south ? b_name : a_name},
+                      {"Date", date},
+                      {"Event", "mancala match"},
+                      {"Round", std::to_string(i + 1)},
+                      {"Score", fmt::format("{}-{}", end.south_store, end.north_store)}});
+      if (!record) throw Failure(record.error());
+      if (Expected<bool> written = pgn->write(*record + "\n"); !written)
+        throw Failure(written.error());
     }
     if (Expected<bool> committed = pgn->commit(); !committed) throw Failure(committed.error());
   }

@@ -46,27 +46,6 @@ constexpr const char* kHelp =
     "  help          this list\n"
     "  quit          leave (so does end of input)\n";
 
-// The longest line of input a session reads; the rest of a longer line is skipped.
-constexpr size_t kMaxInputLine = 4096;
-
-// One line of standard input, at most kMaxInputLine characters (so that input without newlines,
-// such as /dev/zero, cannot use up memory); false at the end of input. `too_long` says the line
-// was cut.
-bool read_line(std::string& line, bool& too_long) {
-  line.clear();
-  too_long = false;
-  std::streambuf* in = std::cin.rdbuf();
-  while (true) {
-    const int c = in->sbumpc();
-    if (c == std::char_traits<char>::eof()) return !line.empty() || too_long;
-    if (c == '\n') return true;
-    if (line.size() < kMaxInputLine)
-      line += static_cast<char>(c);
-    else
-      too_long = true;
-  }
-}
-
 std::string today() {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -98,7 +77,7 @@ class TerminalGame {
       fmt::print("{}", prompt());
       std::fflush(stdout);
       bool too_long = false;
-      if (!read_line(line, too_long)) {
+      if (!read_bounded_line(std::cin, line, too_long)) {
         fmt::print("\n");
         return 0;  // end of input: leave quietly
       }
@@ -279,7 +258,9 @@ class TerminalGame {
     RecordTags tags = {{"South", player_name(Side::South)},
                        {"North", player_name(Side::North)},
                        {"Date", today()}};
-    Expected<bool> saved = db::write_file_atomically(file, write_record(game_, tags));
+    const Expected<std::string> record = write_record(game_, tags);
+    Expected<bool> saved =
+        record ? db::write_file_atomically(file, *record) : Error{record.error()};
     if (!saved)
       fmt::print("could not save: {}\n", printable(saved.error()));
     else

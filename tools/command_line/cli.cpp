@@ -99,22 +99,24 @@ void warn(std::string_view message) {
   fmt::print(stderr, "mancala: warning: {}\n", printable(message));
 }
 
-std::string printable(std::string_view text) {
+namespace {
+
+std::string escape_controls(std::string_view text, bool keep_line_breaks) {
   std::string out;
   out.reserve(text.size());
   auto escape = [&](unsigned char byte) { out += fmt::format("\\x{:02x}", byte); };
   for (size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+      if ((c < 0x20 && !(keep_line_breaks && (c == '\n' || c == '\t'))) || c == 0x7f)
         escape(c);
       else
         out += static_cast<char>(c);
       ++i;
       continue;
     }
-    // Line feeds and tabs are kept (messages have several lines); every other control byte is
-    // escaped. A UTF-8 sequence is kept when it is well formed and not a C1 control
+    // Line feeds and tabs are kept when asked (messages have several lines); every other control
+    // byte is escaped. A UTF-8 sequence is kept when it is well formed and not a C1 control
     // (U+0080..U+009F, which some terminals obey as they do ESC); anything else is escaped byte by
     // byte.
     const size_t length = c >= 0xF0 && c <= 0xF4  ? 4
@@ -142,6 +144,34 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  return escape_controls(text, true);
+}
+
+std::string printable_line(std::string_view text) {
+  return escape_controls(text, false);
+}
+
+bool read_bounded_line(std::istream& in, std::string& line, bool& too_long, size_t max_bytes) {
+  line.clear();
+  too_long = false;
+  std::streambuf* buffer = in.rdbuf();
+  while (true) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty() || too_long;
+    }
+    if (c == '\n') return true;
+    if (line.size() < max_bytes)
+      line += static_cast<char>(c);
+    else
+      too_long = true;
+  }
 }
 
 // ---- Validators: the service's checks (tools/service/validation.h), worded for an option, and

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -87,9 +88,23 @@ void report_error(std::string_view message);
 // "mancala: warning: MESSAGE" on standard error (control bytes escaped).
 void warn(std::string_view message);
 
-// `text` with terminal control bytes escaped (\x1b, \n, C1 controls, invalid UTF-8), for echoing
-// anything read from a file or typed by a user.
+// `text` with terminal control bytes escaped (\x1b, \r, C1 controls, invalid UTF-8), for echoing
+// anything read from a file or typed by a user. Line feeds and tabs are kept: messages have
+// several lines.
 std::string printable(std::string_view text);
+// The same on one line: line feeds and tabs escaped too, for a protocol read line by line (the
+// engine's answers).
+std::string printable_line(std::string_view text);
+
+// ---- Reading lines from a person or a GUI
+
+// The longest line read (play, engine); the rest of a longer line is skipped.
+inline constexpr size_t kMaxInputLine = 4096;
+// One line of `in`, without its newline, of at most `max_bytes` (so that input without newlines,
+// such as /dev/zero, cannot use up memory); false at the end of input. `too_long` says that the
+// rest of the line, up to its newline, was skipped.
+bool read_bounded_line(std::istream& in, std::string& line, bool& too_long,
+                       size_t max_bytes = kMaxInputLine);
 
 // ---- Option validators (step 2). Each names what it accepts in the option's help.
 

@@ -28,6 +28,10 @@ constexpr int kDefaultMovesToGo = 25;
 // default budget.
 constexpr double kDefaultSeconds = 1.0;
 
+// What the reader queues for a line longer than cli::kMaxInputLine: a line feed, which no line
+// read can hold.
+const std::string kOverlongLine = "\n";
+
 std::vector<std::string> split_words(const std::string& line) {
   std::vector<std::string> words;
   size_t i = 0;
@@ -122,8 +126,11 @@ EngineSession::EngineSession(const EngineDefaults& defaults,
 EngineSession::~EngineSession() = default;
 
 void EngineSession::say(const std::string& line) {
+  // Every answer may echo what was read (a command, a value, a path): a control byte in it would
+  // reach the GUI's parser or a terminal as itself, a line feed would forge a line.
+  const std::string escaped = cli::printable_line(line);
   const std::lock_guard<std::mutex> lock(write_mutex_);
-  write_(line);
+  write_(escaped);
 }
 
 bool EngineSession::stopped(uint64_t go_id, bool infinite) const {
@@ -151,7 +158,15 @@ void EngineSession::run(std::istream& in) {
   };
 
   std::string line;
-  while (std::getline(in, line)) {
+  bool too_long = false;
+  while (cli::read_bounded_line(in, line, too_long)) {
+    if (too_long) {
+      // Reported in turn with the commands before it, by the executor.
+      const std::lock_guard<std::mutex> lock(mutex_);
+      queue_.emplace_back(kOverlongLine, 0);
+      changed_.notify_all();
+      continue;
+    }
     const std::vector<std::string> words = split_words(line);
     if (words.empty()) continue;
     const std::string& command = words[0];
@@ -203,6 +218,10 @@ void EngineSession::executor_loop() {
       queue_.pop_front();
     }
     if (item.first == "quit") return;
+    if (item.first == kOverlongLine) {
+      report(fmt::format("a line longer than {} bytes (ignored)", cli::kMaxInputLine));
+      continue;
+    }
     const std::vector<std::string> words = split_words(item.first);
     try {
       if (words[0] == "go") {
@@ -306,6 +325,11 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     settings_.use_tables = value == "true";
     player_stale_ = true;
   } else if (key == "tablespath") {
+    // The check of --db: a path that the file system would read as another (cut at a NUL byte)
+    // is refused, not opened.
+    if (!value.empty())
+      if (const Expected<std::string> path = service::check_path(value); !path)
+        return bad(path.error());
     settings_.tables_path = value.empty() ? defaults_.tables_path : value;
     player_stale_ = true;
     tables_opened_ = false;

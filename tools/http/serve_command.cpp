@@ -3,7 +3,9 @@
 #include <signal.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include <fmt/core.h>
@@ -52,7 +54,15 @@ void run_serve(web::ServeOptions options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  web::WebServer server(options);
+  // The compute threads start with the server: a system that gives no more threads is a failure
+  // to report, not an exception that ends the process.
+  std::unique_ptr<web::WebServer> started;
+  try {
+    started = std::make_unique<web::WebServer>(options);
+  } catch (const std::system_error& e) {
+    throw Failure(fmt::format("cannot start the server's threads: {}", e.what()));
+  }
+  web::WebServer& server = *started;
   for (const std::string& warning : server.api().table_warnings()) warn(warning);
   const Expected<int> port = server.bind();
   if (!port) throw Failure(port.error());
@@ -65,11 +75,16 @@ void run_serve(web::ServeOptions options) {
   fmt::print("stop with Ctrl-C\n");
   std::fflush(stdout);
 
-  std::thread signals([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    server.stop();
-  });
+  std::thread signals;
+  try {
+    signals = std::thread([&] {
+      int signal = 0;
+      sigwait(&stop_signals, &signal);
+      server.stop();
+    });
+  } catch (const std::system_error& e) {
+    throw Failure(fmt::format("cannot start the server's threads: {}", e.what()));
+  }
   server.run();
   // Stopped some other way than by a signal: wake the signal thread.
   pthread_kill(signals.native_handle(), SIGTERM);
@@ -110,6 +125,11 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--max-body", o->max_body_bytes,
                   "Largest request body in bytes; larger ones get 413 (default 65536)")
       ->check(unsigned_in(1024, kMaxBodyBytes));
+  cmd->add_option("--allowed-host", o->allowed_hosts,
+                  "A host name (without a port) the server also answers to in the Host header, on "
+                  "any port, e.g. the name a reverse proxy forwards; repeatable (default: its own "
+                  "addresses and localhost)")
+      ->check(host_name());
   cmd->add_flag("--log", o->log, "Print one line per request on standard error");
   set_command(cmd, [o] { run_serve(*o); });
 }

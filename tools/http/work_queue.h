@@ -22,12 +22,19 @@ class WorkQueue {
   // `threads` workers; at most `max_waiting` jobs wait for one (beyond those being run). The
   // workers run `nice` steps below the calling thread's priority (Linux schedules threads one
   // by one), so that long jobs give way to quick ones on other threads.
+  // Throws std::system_error when the system cannot give that many threads (after joining the
+  // ones it gave: a std::thread destroyed while joinable would end the process).
   WorkQueue(size_t threads, size_t max_waiting, int nice = 0) : max_waiting_(max_waiting) {
-    for (size_t i = 0; i < threads; ++i)
-      workers_.emplace_back([this, nice] {
-        if (nice > 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
-        work();
-      });
+    try {
+      for (size_t i = 0; i < threads; ++i)
+        workers_.emplace_back([this, nice] {
+          if (nice > 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
+          work();
+        });
+    } catch (...) {
+      shutdown();
+      throw;
+    }
   }
   ~WorkQueue() { shutdown(); }
   WorkQueue(const WorkQueue&) = delete;

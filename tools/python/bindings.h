@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solver/rules/moves.h"
@@ -35,6 +36,14 @@ struct PositionObject {
   explicit PositionObject(const Position& p);
   int house_count() const { return 2 * position.houses; }
 };
+
+// Every str argument reaches the library through one of these two. C++ and the file system read
+// a string only up to a NUL byte (a directory "DIR\0/x" would be opened as DIR, a message would
+// end there), so a str holding one is a ValueError, whose message names the argument (`what`)
+// and shows the str with the NUL escaped (service::quoted). A path must also not be empty and
+// at most service::kMaxPathBytes long: the checks of every door (service::check_path).
+const std::string& text_argument(const std::string& text, std::string_view what);
+const std::string& path_argument(const std::string& path, std::string_view what);
 
 // The game of an argument: a mancala.Game or a GAME string ("kalah:6:4").
 Rules rules_argument(py::handle game);

@@ -71,6 +71,7 @@ Position position_from_counts(const Rules& rules, const std::vector<int>& houses
   std::string text;
   for (int count : houses) text += std::to_string(count) + "-";
   text += std::to_string(stores.first) + "-" + std::to_string(stores.second) + "-";
+  text_argument(side, "side to move");
   if (side == "S" || side == "South")
     text += "S";
   else if (side == "N" || side == "North")
@@ -178,7 +179,7 @@ The rules of one game, from a GAME string:
 Positions and moves are plain values: g.apply(p, "C") returns a new position. Match keeps a game's
 history (for the Oware repetition rule, records and the computer levels).)doc")
       .def(py::init([](const std::string& spec) {
-             const Expected<Rules> rules = parse_rules(spec);
+             const Expected<Rules> rules = parse_rules(text_argument(spec, "GAME"));
              if (!rules) throw py::value_error(rules.error());
              return *rules;
            }),
@@ -336,7 +337,7 @@ Oware repetition rule (a position seen a third time ends the game) lives here, n
   m.def(
       "read_record",
       [](const std::string& text) {
-        Expected<GameRecord> record = read_record(text);
+        Expected<GameRecord> record = read_record(text_argument(text, "record"));
         if (!record) throw py::value_error(record.error());
         return RecordObject{record->tags, record->game};
       },
@@ -349,12 +350,17 @@ Oware repetition rule (a position seen a third time ends the game) lives here, n
         RecordTags out;
         if (tags)
           for (const auto& [name, value] : *tags)
-            out.emplace_back(py::str(name).cast<std::string>(), py::str(value).cast<std::string>());
-        return write_record(match, out);
+            out.emplace_back(text_argument(py::str(name).cast<std::string>(), "tag name"),
+                             text_argument(py::str(value).cast<std::string>(), "tag value"));
+        Expected<std::string> record = write_record(match, out);
+        if (!record) throw py::value_error(record.error());
+        return *record;
       },
       py::arg("match"), py::arg("tags") = py::none(),
       "A record of the match. `tags` (a dict) supplies South, North, Date and any others; Game, "
-      "Result and Position come from the match.");
+      "Result and Position come from the match. ValueError for a tag that would not read back "
+      "the same (a name other than letters, digits and _, a value with a line break or a "
+      "control character).");
 }
 
 }  // namespace mancala::python

@@ -4,6 +4,7 @@
 #include "mancala_version.h"
 #include "tools/python/bindings.h"
 #include "tools/service/move_text.h"
+#include "tools/service/validation.h"
 
 namespace mancala::python {
 
@@ -14,18 +15,39 @@ PositionObject::PositionObject(const Position& p) : position(p) {
   }
 }
 
+namespace {
+
+const std::string& checked_or_raise(const Expected<std::string>& checked, const std::string& text,
+                                    std::string_view what) {
+  if (!checked)
+    throw py::value_error(std::string(what) + " " + service::quoted(text) + ": " + checked.error());
+  return text;
+}
+
+}  // namespace
+
+const std::string& text_argument(const std::string& text, std::string_view what) {
+  return checked_or_raise(service::check_text(text, text.size()), text, what);
+}
+
+const std::string& path_argument(const std::string& path, std::string_view what) {
+  return checked_or_raise(service::check_path(path), path, what);
+}
+
 Rules rules_argument(py::handle game) {
   if (py::isinstance<Rules>(game)) return game.cast<Rules>();
   if (!py::isinstance<py::str>(game))
     throw py::type_error("a game is a mancala.Game or a GAME string such as \"kalah:6:4\"");
-  const Expected<Rules> rules = parse_rules(game.cast<std::string>());
+  const std::string text = game.cast<std::string>();
+  const Expected<Rules> rules = parse_rules(text_argument(text, "GAME"));
   if (!rules) throw py::value_error(rules.error());
   return *rules;
 }
 
 Position position_argument(const Rules& rules, py::handle position) {
   if (py::isinstance<py::str>(position)) {
-    const Expected<Position> p = parse_position(rules, position.cast<std::string>());
+    const std::string text = position.cast<std::string>();
+    const Expected<Position> p = parse_position(rules, text_argument(text, "position"));
     if (!p) throw py::value_error(p.error());
     return *p;
   }
@@ -50,7 +72,7 @@ Move move_argument(const Rules& rules, const Position& position, py::handle move
   std::string text;
   Move m = 0;
   if (py::isinstance<py::str>(move)) {
-    text = move.cast<std::string>();
+    text = text_argument(move.cast<std::string>(), "move");
     const Expected<Move> parsed = parse_move_letter(position, text);
     if (!parsed)
       throw py::value_error(parsed.error() +

@@ -83,7 +83,7 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
                                      const py::object& progress) {
   const Rules rules = rules_argument(game);
   if (!table_rules_for(rules)) throw TablesFailure(table_rules_for(rules).error());
-  const db::BuildRequest request{rules, max_seeds, directory, {}};
+  const db::BuildRequest request{rules, max_seeds, path_argument(directory, "directory"), {}};
   std::vector<LayerReportObject> layers;
   Expected<bool> done = true;
   {
@@ -131,7 +131,8 @@ A game's endgame tables in a database directory (as `mancala db build` or build_
 the exact value of every position with up to max_seeds seeds on the board. Layer files are mapped
 on first use. Safe to probe from several threads.)doc")
       .def(py::init([](py::handle game, const std::string& directory) {
-             return std::make_shared<TablesObject>(rules_argument(game), directory);
+             return std::make_shared<TablesObject>(rules_argument(game),
+                                                   path_argument(directory, "directory"));
            }),
            py::arg("game"), py::arg("directory"),
            "Opens the tables of `game` (a Game or GAME string) in `directory`; TablesError when "

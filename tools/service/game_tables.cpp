@@ -1,5 +1,6 @@
 #include "tools/service/game_tables.h"
 
+#include "db/file_io.h"
 #include "solver/tables/table_rules.h"
 
 namespace mancala::service {
@@ -26,7 +27,7 @@ GameTables open_game_tables(const Rules& rules, const std::string& database_dir,
   out.gap_warning = (*set)->gap_warning();
   if ((*set)->max_seeds() < 0) {
     out.problem = TablesProblem::NoneBuilt;
-    out.reason = "no " + rules.table_name() + " tables in " + out.directory;
+    out.reason = "no " + rules.table_name() + " tables in " + db::shown_path(out.directory);
     return out;
   }
   out.values = std::make_unique<db::TableValues>(*set, std::move(on_probe_failure));

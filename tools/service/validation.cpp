@@ -11,11 +11,14 @@
 
 #include <fmt/format.h>
 
+#include "solver/rules/escape.h"
+
 namespace mancala::service {
 
 std::string quoted(std::string_view text) {
   constexpr size_t kShown = 40;
-  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "") + "'";
+  return "'" + escape_control_bytes(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "") +
+         "'";
 }
 
 namespace {

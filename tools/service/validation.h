@@ -43,7 +43,8 @@ uint64_t machine_memory_bytes();
 // The most threads any option accepts: four times the cores.
 int max_threads();
 
-// The text quoted and shortened to 40 bytes, for a message.
+// The text quoted and shortened to 40 bytes, its control bytes escaped (escape_control_bytes), for
+// a message.
 std::string quoted(std::string_view text);
 
 }  // namespace mancala::service

@@ -894,19 +894,6 @@ TEST(ServeLimits, AFloodBeyondTheComputeQueueIsAnswered503AndTheServerGoesOn) {
   EXPECT_EQ(after->status, 200);
 }
 
-// A raw connection to the server, for holding connection threads.
-int connect_to(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  const timeval timeout{10, 0};  // a server that never answers fails the test, not hangs it
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  return fd;
-}
-
 std::string ask(int fd, const std::string& path) {
   const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   EXPECT_EQ(::send(fd, request.data(), request.size(), 0), static_cast<ssize_t>(request.size()));
@@ -921,17 +908,17 @@ TEST(ServeLimits, ConnectionsBeyondTheirQueueAreAnswered503) {
   o.http_threads = 1;  // 1 thread, 4 connections may wait
   RunningServer running(o);
   // The only connection thread is kept by an open keep-alive connection.
-  const int kept = connect_to(running.port());
+  const int kept = raw_connection(running.port());
   ASSERT_EQ(ask(kept, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
   std::vector<int> waiting;
-  for (int i = 0; i < 4; ++i) waiting.push_back(connect_to(running.port()));
+  for (int i = 0; i < 4; ++i) waiting.push_back(raw_connection(running.port()));
   // The queue is full once the server has taken all five connections (the kept one and four
   // waiting): then the next connection is answered at once, and closed.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (running.server().connections_accepted() < 5 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_EQ(running.server().connections_accepted(), 5u);
-  const int shed = connect_to(running.port());
+  const int shed = raw_connection(running.port());
   const std::string reply = ask(shed, "/api/v1/games");
   EXPECT_EQ(reply.rfind("HTTP/1.1 503", 0), 0u) << reply;
   EXPECT_NE(reply.find("Retry-After"), std::string::npos);

@@ -16,7 +16,7 @@ seeds="${1:-20}"
 logs="${2:-$(mktemp -d)}"
 mkdir -p "$logs"
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" "$root/build" >/dev/null
+"$root/scripts/build.sh" "$root/build" -DMANCALA_MPI=ON >/dev/null
 bin="$root/build/tools/mancala"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

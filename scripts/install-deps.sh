@@ -1,16 +1,31 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, only those that are missing.
-# With --build-only, what building and running needs (scripts/run.sh), without the test tools.
+#   (no argument)  everything: building, the Python module, the tests and their tools (scripts/test.sh)
+#   --build-only   what building every part needs, without the test tools
+#   --board        what the web board needs (scripts/run.sh): the `mancala` command alone, without
+#                  MPI, Python or the manual pages, so that a fresh machine reaches a game quickly
 set -euo pipefail
-# The web server needs cpp-httplib and nlohmann-json; the plain tables' block checksums xxHash; the
-# distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its tests and
-# `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools, NumPy, pytest
-# and pybind11. The manual pages are written from the command's --help by help2man.
+case "${1:-}" in
+  "" | --build-only | --board) ;;
+  *)
+    echo "usage: $0 [--build-only | --board]" >&2
+    exit 2
+    ;;
+esac
+# The command: a compiler, CMake and Ninja, fmt, zstd, xxHash (the plain tables' block checksums),
+# CLI11 (arguments); the web server: cpp-httplib and nlohmann-json.
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
-  libgtest-dev libcpp-httplib-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
-  python3-dev python3-pip python3-venv python3-setuptools python3-wheel python3-numpy
-  python3-pytest pybind11-dev python3-pybind11 help2man)
-if [ "${1:-}" != --build-only ]; then
+  libcpp-httplib-dev nlohmann-json3-dev)
+if [ "${1:-}" != --board ]; then
+  # The distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its
+  # tests and `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools,
+  # NumPy, pytest and pybind11; the tests GoogleTest. The manual pages are written from the
+  # command's --help by help2man.
+  packages+=(libgtest-dev libopenmpi-dev openmpi-bin python3-dev python3-pip python3-venv
+    python3-setuptools python3-wheel python3-numpy python3-pytest pybind11-dev python3-pybind11
+    help2man)
+fi
+if [ -z "${1:-}" ]; then
   # The web board's browser tests: Debian's Chromium, Node.js and npm (for playwright-core), and
   # fonts for the Thai and Japanese pages (Hebrew is in DejaVu). The server's load test: wrk.
   packages+=(chromium fonts-tlwg-loma fonts-ipafont-gothic wrk)
@@ -32,5 +47,8 @@ if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+  # The board's few packages without their recommendations: less to fetch on a fresh machine.
+  recommends=()
+  [ "${1:-}" != --board ] || recommends=(--no-install-recommends)
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${recommends[@]}" "${missing[@]}"
 fi

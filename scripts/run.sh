@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# One command from a fresh Debian machine to a game: installs what is missing, builds (Release),
-# builds the default endgame tables on first use (Kalah 6 houses and Oware abapa, up to 14 seeds,
-# a few seconds; kept for later runs) and starts the web board (`mancala serve`) on them, printing
-# the address to open; Ctrl-C stops it. Arguments are passed to `mancala serve` (e.g. --port 9000).
+# One command from a fresh Debian machine to a game. It installs only what the board needs
+# (scripts/install-deps.sh --board), builds only the `mancala` command (Release), builds small
+# endgame tables (Kalah 6 houses and Oware abapa up to 14 seeds: seconds) and starts the web board
+# (`mancala serve`) on them, printing the address to open; Ctrl-C stops it. While the board is up,
+# deeper tables are built in the background at a low priority (Kalah to 20 seeds, about 30 s on two
+# cores; then Oware to 20, a few minutes): the server uses each layer as it lands and the board
+# says how far the tables reach. Built layers are kept for later runs, and an interrupted build
+# goes on where it stopped. MANCALA_RUN_SEEDS="KALAH OWARE" chooses the background build's depths
+# ("14 14": none).
+# Arguments are passed to `mancala serve` (e.g. --port 9000).
 # `scripts/run.sh play [GAME OPTIONS...]` plays in the terminal instead, by default Kalah against
 # the strongest computer level (6, Pro): `scripts/run.sh play oware --level 1`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/install-deps.sh" --build-only
-"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF
+"$root/scripts/install-deps.sh" --board
+"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF -- --target mancala
 mancala="$root/build/tools/mancala"
 for game in kalah oware; do
   # A finished build is kept: this returns at once when the tables are there.
@@ -19,4 +25,14 @@ if [ "${1:-}" = play ]; then
   if [ "$#" -eq 0 ]; then set -- kalah --level 6; fi
   exec "$mancala" play "$@"
 fi
-exec "$mancala" serve "$@"
+read -r kalah_seeds oware_seeds <<<"${MANCALA_RUN_SEEDS:-20 20}"
+(
+  # Deeper tables, one game after the other, below the server's priority. A layer is renamed into
+  # place only when whole, so the server never reads one being written.
+  nice -n 19 "$mancala" db build kalah --max-seeds "$kalah_seeds" --quiet >/dev/null &&
+    nice -n 19 "$mancala" db build oware --max-seeds "$oware_seeds" --quiet >/dev/null
+) &
+tables_builder=$!
+# The builder stops with the board (it resumes on the next run).
+trap 'pkill -P "$tables_builder" 2>/dev/null; kill "$tables_builder" 2>/dev/null; wait' EXIT
+"$mancala" serve "$@"

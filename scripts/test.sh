@@ -9,7 +9,7 @@ jobs="$(nproc)"
 "$root/scripts/install-deps.sh"
 
 echo "== Release build and tests"
-"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON
+"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON -DMANCALA_PYTHON=ON -DMANCALA_MPI=ON
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and tests"

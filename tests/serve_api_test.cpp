@@ -358,6 +358,41 @@ TEST_F(ServeApi, ACorruptTableLayerIs500NamingTheFile) {
   fs::remove_all(copy);
 }
 
+// Issue 25: `scripts/run.sh` builds deeper tables beside a running server; each layer is used
+// as it lands, by the catalogue and by the table look-ups, without a restart.
+TEST_F(ServeApi, LayersWrittenBesideARunningServerAreUsedAsTheyLand) {
+  const fs::path copy = copy_of_kalah_tables("serve_growing_db");
+  const fs::path aside = copy / "aside";
+  fs::create_directories(aside);
+  for (int seeds = 5; seeds <= 8; ++seeds) {
+    const std::string name = "seeds-0" + std::to_string(seeds) + ".mtb";
+    fs::rename(copy / "kalah-6" / name, aside / name);
+  }
+  ServeOptions o = options();
+  o.database_dir = copy.string();
+  o.limits.tables_rescan_seconds = 0;
+  RunningServer growing(o);
+  const auto kalah_tables = [&] {
+    const auto r = growing.client()->Get("/api/v1/games");
+    return body_of(r)["games"][0]["tables"];
+  };
+  // Six seeds on the board: beyond layer 4, inside layer 6.
+  const std::string six_seeds =
+      "/api/v1/tables?game=kalah&position=1-1-0-0-0-0-1-1-0-0-1-1-24-18-S";
+  EXPECT_EQ(kalah_tables(), json::parse(R"([{"table": "kalah:6", "max_seeds": 4}])"));
+  EXPECT_EQ(growing.client()->Get(six_seeds.c_str())->status, 404);
+  // Layer 6 lands while 5 is missing: nothing changes (the tables stop below a gap).
+  fs::rename(aside / "seeds-06.mtb", copy / "kalah-6" / "seeds-06.mtb");
+  EXPECT_EQ(kalah_tables(), json::parse(R"([{"table": "kalah:6", "max_seeds": 4}])"));
+  fs::rename(aside / "seeds-05.mtb", copy / "kalah-6" / "seeds-05.mtb");
+  EXPECT_EQ(kalah_tables(), json::parse(R"([{"table": "kalah:6", "max_seeds": 6}])"));
+  const auto r = growing.client()->Get(six_seeds.c_str());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(body_of(r)["tables"], json::parse(R"({"table": "kalah:6", "max_seeds": 6})"));
+  fs::remove_all(copy);
+}
+
 // Issue 11: what is wrong with the tables on disk is reported at start (mancala serve prints it),
 // and the first failed probe of a game's tables reaches the failure handler, once.
 TEST_F(ServeApi, TableProblemsAreReportedAtStartAndAFailedProbeOnce) {

@@ -148,17 +148,29 @@ Json kind_json(const GameForm& form, const std::vector<service::TablesFound>& fo
 
 }  // namespace
 
+namespace {
+
+int64_t steady_nanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
                const db::ProbeFailureHandler& on_probe_failure)
     : limits_(limits),
       shelf_(database_dir, on_probe_failure),
-      tables_found_(Json::array()),
-      seed_counter_(
-          static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {
-  for (const service::TablesFound& t : shelf_.found())
-    tables_found_.push_back(Json{{"table", t.table}, {"max_seeds", t.max_seeds}});
+      last_rescan_ns_(steady_nanoseconds()),
+      seed_counter_(static_cast<uint64_t>(steady_nanoseconds())) {
+  catalogue_ = std::make_shared<const Json>(make_catalogue());
+}
+
+Json WebApi::make_catalogue() const {
+  const std::vector<service::TablesFound> found = shelf_.found();
   Json kinds = Json::array();
-  for (const GameForm& form : game_forms()) kinds.push_back(kind_json(form, shelf_.found()));
+  for (const GameForm& form : game_forms()) kinds.push_back(kind_json(form, found));
   Json levels = Json::array();
   const char* level_names[] = {"random",         "greedy",       "search 2 plies",
                                "search 8 plies", "timed search", "Pro"};
@@ -168,14 +180,38 @@ WebApi::WebApi(const std::string& database_dir, const ApiLimits& limits,
     levels.push_back(std::move(entry));
   }
   // "version" is the API's (the 1 of /api/v1); "server" names the program and its release.
-  games_ = Json{{"version", 1},
-                {"server", {{"name", "mancala"}, {"version", std::string(kVersion)}}},
-                {"games", std::move(kinds)},
-                {"levels", std::move(levels)},
-                {"limits",
-                 {{"move_seconds", limits_.move_seconds},
-                  {"analyse_seconds", limits_.analyse_seconds},
-                  {"max_moves", limits_.max_moves}}}};
+  return Json{{"version", 1},
+              {"server", {{"name", "mancala"}, {"version", std::string(kVersion)}}},
+              {"games", std::move(kinds)},
+              {"levels", std::move(levels)},
+              {"limits",
+               {{"move_seconds", limits_.move_seconds},
+                {"analyse_seconds", limits_.analyse_seconds},
+                {"max_moves", limits_.max_moves}}}};
+}
+
+void WebApi::rescan_tables_when_due() const {
+  const int64_t now = steady_nanoseconds();
+  int64_t last = last_rescan_ns_.load(std::memory_order_relaxed);
+  if (now - last < static_cast<int64_t>(limits_.tables_rescan_seconds * 1e9)) return;
+  // One request looks; the others go on with the tables they have.
+  if (!last_rescan_ns_.compare_exchange_strong(last, now, std::memory_order_relaxed)) return;
+  if (!shelf_.rescan()) return;
+  auto fresh = std::make_shared<const Json>(make_catalogue());
+  std::lock_guard lock(catalogue_mutex_);
+  catalogue_ = std::move(fresh);
+}
+
+std::shared_ptr<const Json> WebApi::catalogue() const {
+  std::lock_guard lock(catalogue_mutex_);
+  return catalogue_;
+}
+
+Json WebApi::tables_found() const {
+  Json out = Json::array();
+  for (const service::TablesFound& t : shelf_.found())
+    out.push_back(Json{{"table", t.table}, {"max_seeds", t.max_seeds}});
+  return out;
 }
 
 WebApi::~WebApi() = default;
@@ -186,7 +222,8 @@ ApiReply WebApi::error(int status, const std::string& message, const std::string
   return ApiReply{status, std::move(body)};
 }
 
-const db::TableValues* WebApi::tables_for(const Rules& rules) const {
+std::shared_ptr<const db::TableValues> WebApi::tables_for(const Rules& rules) const {
+  rescan_tables_when_due();
   return shelf_.values_for(rules);
 }
 
@@ -209,7 +246,8 @@ auto answer(F&& f) -> decltype(f()) {
 }  // namespace
 
 ApiReply WebApi::games() const {
-  return ApiReply{200, games_};
+  rescan_tables_when_due();
+  return ApiReply{200, *catalogue()};
 }
 
 ApiReply WebApi::position(const Params& params) const {
@@ -236,7 +274,7 @@ ApiReply WebApi::tables(const Params& params) const {
     const Replay r = request_game(params, limits_.max_moves);
     const Rules& rules = r.game.rules();
     const Position& p = r.game.position();
-    const db::TableValues* tables = tables_for(rules);
+    const std::shared_ptr<const db::TableValues> tables = tables_for(rules);
     if (!tables) {
       const Expected<Rules> table_rules = table_rules_for(rules);
       return error(404, table_rules ? "no " + rules.table_name() + " tables in " +
@@ -290,8 +328,11 @@ ApiPlan WebApi::move(const std::string& body_text) const {
     options.max_seconds = limits_.move_seconds;
     options.seconds_per_move =
         level >= 6 ? limits_.move_seconds / 6 : std::min(1.0, limits_.move_seconds);
-    options.endgame = level >= 6 ? tables_for(r->game.rules()) : nullptr;
-    auto work = [r, options]() {
+    // The work holds the tables it plays from (a rescan may replace them meanwhile).
+    std::shared_ptr<const db::TableValues> tables =
+        level >= 6 ? tables_for(r->game.rules()) : nullptr;
+    options.endgame = tables.get();
+    auto work = [r, options, tables]() {
       Player player(r->game.rules(), options);
       Thinking thinking;
       const Position root = r->game.position();
@@ -331,12 +372,12 @@ ApiPlan WebApi::analyse(const Params& params) const {
     }
     auto r = std::make_shared<Replay>(request_game(params, limits_.max_moves));
     require_not_over(*r, !param(params, "moves").empty());
-    const db::TableValues* tables = tables_for(r->game.rules());
+    const std::shared_ptr<const db::TableValues> tables = tables_for(r->game.rules());
     auto work = [r, tables, limits]() {
       const Rules& rules = r->game.rules();
       const Position p = r->game.position();
-      return ApiReply{
-          200, json_output::analysis_json(rules, p, service::analyse(rules, p, limits, tables))};
+      return ApiReply{200, json_output::analysis_json(
+                               rules, p, service::analyse(rules, p, limits, tables.get()))};
     };
     return ApiPlan{{}, work};
   });

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ApiLimits {
   double move_seconds = 2.0;     // the longest a computer move may think (levels 5 and 6)
   double analyse_seconds = 5.0;  // the longest an analysis may take
   int max_moves = 3000;          // moves one request may carry
+  // How often the database directory is looked at again, so that layers a build writes beside
+  // the running server are used as they land (0: before every request that uses tables).
+  double tables_rescan_seconds = 2.0;
 };
 
 struct ApiReply {
@@ -52,10 +56,10 @@ class WebApi {
 
   const ApiLimits& limits() const { return limits_; }
   // The tables found, as {"table", "max_seeds"} objects.
-  const Json& tables_found() const { return tables_found_; }
+  Json tables_found() const;
   // What is wrong with the tables on disk: a directory that cannot be read, a layer missing
   // below the highest (the server goes on without them, or without the layers above the gap).
-  const std::vector<std::string>& table_warnings() const { return shelf_.warnings(); }
+  std::vector<std::string> table_warnings() const { return shelf_.warnings(); }
 
   ApiReply games() const;                                // GET  /api/v1/games
   ApiReply position(const Params& params) const;         // GET  /api/v1/position
@@ -69,13 +73,19 @@ class WebApi {
   static ApiReply error(int status, const std::string& message, const std::string& field = "");
 
  private:
-  // The game's tables, or null when none were found.
-  const db::TableValues* tables_for(const Rules& rules) const;
+  // The game's tables, or null when none were found; held by the request that uses them.
+  std::shared_ptr<const db::TableValues> tables_for(const Rules& rules) const;
+  // Looks at the database directory again when tables_rescan_seconds have passed since the last
+  // look, and rebuilds the catalogue when the tables changed.
+  void rescan_tables_when_due() const;
+  std::shared_ptr<const Json> catalogue() const;
+  Json make_catalogue() const;
 
   ApiLimits limits_;
-  service::TableShelf shelf_;
-  Json tables_found_;
-  Json games_;
+  mutable service::TableShelf shelf_;
+  mutable std::mutex catalogue_mutex_;
+  mutable std::shared_ptr<const Json> catalogue_;  // the games reply; replaced when tables change
+  mutable std::atomic<int64_t> last_rescan_ns_;
   mutable std::atomic<uint64_t> seed_counter_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,10 @@ struct TablesFound {
 };
 
 // Every game's tables opened from one database directory, for a server that answers many games.
-// Read-only after construction: safe to use from any number of threads.
+// Safe to use from any number of threads. The directory can be looked at again (rescan()) while
+// requests are answered, so that layers a build writes beside a running server are used as they
+// land: a request holds its game's tables (values_for) for as long as it runs, so tables replaced
+// by a rescan are closed only when the last request using them is done.
 class TableShelf {
  public:
   // Opens every game's tables under `database_dir` (empty: the default directory).
@@ -33,16 +37,30 @@ class TableShelf {
 
   const std::string& directory() const { return directory_; }
   // The tables of `rules`'s game, or null when none were found.
-  const db::TableValues* values_for(const Rules& rules) const;
-  const std::vector<TablesFound>& found() const { return found_; }
+  std::shared_ptr<const db::TableValues> values_for(const Rules& rules) const;
+  std::vector<TablesFound> found() const;
   // What is wrong with the tables on disk, each problem once: a directory that cannot be read, a
   // layer missing below the highest (the tables stop below it).
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  std::vector<std::string> warnings() const;
+  // Looks at the directory again and opens anew each game whose tables now reach a different
+  // number of seeds (a finished layer is renamed into place whole, so a layer being written is
+  // never seen). A game whose tables did not change keeps its open files and caches. True when
+  // any game changed.
+  bool rescan();
 
  private:
+  struct Shelved {
+    std::shared_ptr<const db::TableValues> values;
+    int max_seeds = -1;
+  };
+  // Reads the directory: each game's tables (reusing `kept` where the reach is unchanged) and the
+  // warnings.
+  void scan(std::map<std::string, Shelved>& values, std::vector<std::string>& warnings) const;
+
   std::string directory_;
-  std::map<std::string, std::unique_ptr<db::TableValues>> values_;  // by table name
-  std::vector<TablesFound> found_;
+  db::ProbeFailureHandler on_probe_failure_;
+  mutable std::shared_mutex mutex_;        // guards values_ and warnings_
+  std::map<std::string, Shelved> values_;  // by table name; only games with tables
   std::vector<std::string> warnings_;
 };
 

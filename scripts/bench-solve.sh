@@ -19,6 +19,13 @@
 # Their seconds are their own "thinking time" (girving) or the wall time of the whole program
 # (CMancala, whose API mode prints no timing; loading its tables is included).
 #
+# FROM_NOTHING=1 measures instead what a user without tables waits for (docs/solving.md, "Solving
+# from nothing"): from an empty database directory to the printed value, as CPU seconds (user and
+# system) of the whole processes, one thread: ours is `mancala solve` alone (it builds in memory the
+# layers that pay, then solves); each peer's best route from nothing is the smaller of its plain
+# solve and its table build (0..TABLE_SEEDS, into an empty directory) plus its solve over them. The
+# runs are interleaved, RUNS times; the ratios of the medians are printed.
+#
 # GAMES="kalah:4:4 oware:2 ..." also solves other games once each (THREADS' last count), one row
 # each, as in the table of whole-game solves of docs/solving.md.
 #
@@ -49,10 +56,12 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 [ -r "$thp" ] && echo "transparent huge pages: $(sed 's/.*\[\(.*\)\].*/\1/' "$thp")"
 
-for game in kalah kalah:6:4:empty-capture; do
-  "$mancala" db build "$game" --max-seeds "$table_seeds" --out "$db" --quiet >/dev/null
-  "$mancala" db unpack "$game" --max-seeds "$table_seeds" --db "$db" --quiet >/dev/null
-done
+# (Solving from nothing builds no tables beforehand.)
+[ -n "${FROM_NOTHING:-}" ] ||
+  for game in kalah kalah:6:4:empty-capture; do
+    "$mancala" db build "$game" --max-seeds "$table_seeds" --out "$db" --quiet >/dev/null
+    "$mancala" db unpack "$game" --max-seeds "$table_seeds" --db "$db" --quiet >/dev/null
+  done
 # One solve of ours: LABEL GAME THREADS TABLES(yes|no). Appends "label<TAB>value nodes seconds".
 ours() {
   local tables=(--no-tables)
@@ -117,11 +126,82 @@ have_girving=no
 have_cmancala=no
 if [ -n "$peers" ] && [ -x "$peers/kalah/kalah-s" ] && [ -x "$peers/kalah/generator" ]; then
   have_girving=yes
-  girving_tables
+  [ -n "${FROM_NOTHING:-}" ] || girving_tables
 fi
 if [ -n "$peers" ] && [ -x "$peers/CMancala/build/Mancala" ]; then
   have_cmancala=yes
-  cmancala_tables
+  [ -n "${FROM_NOTHING:-}" ] || cmancala_tables
+fi
+
+# CPU seconds (user + system) of a command and all it starts, and its wall seconds: "cpu wall".
+cpu_seconds() {
+  $python - "$@" <<'PY'
+import resource, subprocess, sys, time
+start = time.monotonic()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+wall = time.monotonic() - start
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f %.3f" % (used.ru_utime + used.ru_stime, wall))
+PY
+}
+# One route from nothing: LABEL COMMAND... ; the command runs in an empty directory ($work/empty,
+# made anew), which is also the database directory it is given. Appends "label<TAB>cpu wall".
+from_nothing() {
+  local label="$1"
+  shift
+  rm -rf "$work/empty" && mkdir -p "$work/empty"
+  printf '%s\t%s\n' "$label" "$(cd "$work/empty" && cpu_seconds "$@")" >>"$results"
+}
+if [ -n "${FROM_NOTHING:-}" ]; then
+  echo "transposition tables: ours --hash $hash_mb MB; CMancala 2^24 entries; girving 2^24 entries"
+  for run in $(seq "$runs"); do
+    echo "run $run of $runs (load $(cut -d' ' -f1 /proc/loadavg))"
+    for game in kalah kalah:6:4:empty-capture; do
+      from_nothing "ours $game" "$mancala" solve "$game" --db "$work/empty" --threads 1 \
+        --hash "$hash_mb" --json --quiet
+    done
+    if [ $have_cmancala = yes ]; then
+      code=$(echo "ROOT 4" | "$peers/CMancala/build/Mancala" --api | sed -n 's/^OK CODE //p')
+      from_nothing "CMancala kalah plain" bash -c \
+        "printf 'SOLVE %s\nQUIT\n' $code | '$peers/CMancala/build/Mancala' --api --cache 24"
+      from_nothing "CMancala kalah tables" bash -c \
+        "'$peers/CMancala/build/Mancala' --api --egdb $table_seeds </dev/null &&
+         printf 'SOLVE %s\nQUIT\n' $code |
+           '$peers/CMancala/build/Mancala' --api --cache 24 --egdb $table_seeds"
+    fi
+    if [ $have_girving = yes ]; then
+      # Its solver opens a database even with none used: a 1-seed one costs nothing.
+      from_nothing "girving kalah:6:4:empty-capture plain" bash -c \
+        "printf '4\nc 1\nq\n' | '$peers/kalah/generator' g.dat >/dev/null &&
+         '$peers/kalah/kalah-s' -t 24 -e 0 -E g.dat s 4"
+      from_nothing "girving kalah:6:4:empty-capture tables" bash -c \
+        "printf '4\nc %s\nq\n' $table_seeds | '$peers/kalah/generator' g.dat >/dev/null &&
+         '$peers/kalah/kalah-s' -t 24 -e $table_seeds -E g.dat s 4"
+    fi
+  done
+  echo "== from nothing: CPU seconds of the whole processes, one thread, $runs runs (median)"
+  $python - "$results" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, values = line.rstrip("\n").split("\t")
+    cpu, wall = map(float, values.split())
+    rows.setdefault(label, []).append((cpu, wall))
+med = {label: statistics.median(c for c, _ in r) for label, r in rows.items()}
+for label, r in rows.items():
+    print("%-48s cpu %8.2f s (%s)  wall %8.2f s" % (label, med[label],
+          " ".join("%.1f" % c for c, _ in r), statistics.median(w for _, w in r)))
+def best(peer, game):
+    routes = [med[k] for k in med if k.startswith(peer + " " + game + " ")]
+    return min(routes) if routes else None
+for ours, peer, game in (("ours kalah", "CMancala", "kalah"),
+                         ("ours kalah:6:4:empty-capture", "girving", "kalah:6:4:empty-capture")):
+    b = best(peer, game)
+    if b and ours in med:
+        print("%s from nothing / %s's best route: %.2f" % (game, peer, med[ours] / b))
+EOF
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
 fi
 
 for run in $(seq "$runs"); do

@@ -110,6 +110,15 @@ const GoldenCase kCases[] = {
     {"match_pgn_unwritable",
      "match kalah:3:2 --a 2 --b 1 --games 2 --quiet --pgn /nonexistent-directory/games.pgn"},
     {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
+    // Solving from nothing: the disk's tables stop at 6 seeds, so the layers to 8 are built
+    // first, in memory, or into the database directory with --save-tables. (By default none
+    // would be: the kalah:6:3 start has too few seeds for a build to pay.)
+    {"solve_builds_tables_in_memory", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 -q"},
+    {"solve_builds_tables_json", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 --json"},
+    {"solve_saves_the_tables_it_builds",
+     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 --json && "
+     "ls {fresh_db}/kalah-6"},
+    {"solve_bad_build_tables", "solve kalah:6:3 --build-tables 65"},
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},
     {"solve_limit", "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1"},
     {"solve_bad_threads", "solve kalah:3:3 --threads -1"},
@@ -263,6 +272,8 @@ const std::vector<TimingMask>& timing_masks() {
        std::regex("(, [0-9]+ kept), [0-9]+\\.[0-9]+ s$", std::regex::multiline), "$1, <seconds> s"},
       {"search and solve: seconds after a node count",
        std::regex("([0-9]+ nodes(,| in)) [0-9]+\\.[0-9]+ s"), "$1 <seconds> s"},
+      {"solve: the seconds spent building tables in memory",
+       std::regex("(in memory \\([0-9.]+ MB), [0-9]+\\.[0-9]+ s\\)"), "$1, <seconds> s)"},
       {"solve: when the value was proven", std::regex("(value proven in) [0-9]+\\.[0-9]+ s"),
        "$1 <seconds> s"},
       {"engine info: milliseconds and nodes per second", std::regex(" (time|nps) [0-9]+"),

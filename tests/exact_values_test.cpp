@@ -6,9 +6,9 @@
 
 #include "solver/rules/random.h"
 #include "solver/search/search_budget.h"
+#include "solver/tables/built_tables.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
-#include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.
@@ -37,7 +37,7 @@ TEST(ProbeRoot, ValuesEveryMoveAsTheTablesDoAndMarksTheBest) {
   Random random(17);
   for (const char* game : {"kalah", "kalah:6:4:empty-capture", "oware:4:awari"}) {
     const Rules rules = *table_rules_for(*parse_rules(game));
-    const BuilderValues tables(rules, 9);
+    const BuiltTables tables(rules, 9);
     for (int i = 0; i < 200; ++i) {
       const Position p = scattered_position(rules, random, 1 + static_cast<int>(random.below(9)));
       const RootProbe probe = probe_root(rules, tables, p);
@@ -65,14 +65,14 @@ TEST(ProbeRoot, ValuesEveryMoveAsTheTablesDoAndMarksTheBest) {
 
 TEST(ProbeRoot, IsNotCoveredAboveTheTables) {
   const Rules rules = *table_rules_for(Rules::kalah());
-  const BuilderValues tables(rules, 4);
+  const BuiltTables tables(rules, 4);
   const Position p = *parse_position(Rules::kalah(), "1-1-1-0-0-0-1-1-0-0-0-0-22-21-S");
   EXPECT_EQ(probe_root(rules, tables, p).status, ProbeStatus::NotCovered);
 }
 
 TEST(ProbeRoot, FailsWhenAProbeOfAMoveFails) {
   const Rules rules = *table_rules_for(Rules::kalah());
-  const BuilderValues tables(rules, 6);
+  const BuiltTables tables(rules, 6);
   const Position p = *parse_position(Rules::kalah(), "0-0-0-0-2-1-0-0-1-1-1-0-21-21-S");
   const Position after_f = apply_move(rules, p, 5);  // F: one seed into the store, extra turn
   const FailingOn failing(tables, after_f);
@@ -86,7 +86,7 @@ TEST(ProbeRoot, FailsWhenAProbeOfAMoveFails) {
 TEST(ProbeRoot, AnEndedGameIsWorthWhatItsEndGives) {
   // Kalah: South's row is empty, so the game is over and North's two seeds go to North.
   const Rules rules = Rules::kalah();
-  const BuilderValues tables(rules, 4);
+  const BuiltTables tables(rules, 4);
   const Position p = *parse_position(rules, "0-0-0-0-0-0-1-1-0-0-0-0-24-22-S");
   const RootProbe probe = probe_root(rules, tables, p);
   ASSERT_TRUE(probe.ok());
@@ -100,7 +100,7 @@ TEST(ProbeRoot, AnEndedGameIsWorthWhatItsEndGives) {
 TEST(ProbeRoot, ScoresAnOwareMajorityByTheRulesItIsGiven) {
   const Rules game = Rules::oware(4);
   const Rules table_rules = *table_rules_for(game);
-  const BuilderValues tables(game, 6);
+  const BuiltTables tables(game, 6);
   // North to move, 1 ahead (23 to 22). `f` sows its seed into South's A, which then holds 2:
   // North captures them and holds 25 of the 48 seeds, a majority. South's F keeps its seed.
   const Position p = *parse_position(game, "1-0-0-0-0-1-0-0-0-0-0-1-22-23-N");

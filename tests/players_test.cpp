@@ -11,7 +11,7 @@
 
 #include "solver/search/match.h"
 #include "solver/search/players.h"
-#include "tests/builder_values.h"
+#include "solver/tables/built_tables.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.
@@ -59,7 +59,7 @@ TEST(Players, GreedyTakesTheBiggestCapture) {
 TEST(Players, ProNeverChoosesAMoveWorseThanTheBestExactValue) {
   for (const char* name : {"kalah", "oware", "oware:4:awari"}) {
     const Rules rules = *parse_rules(name);
-    const BuilderValues tables(rules, 9);
+    const BuiltTables tables(rules, 9);
     Random random(21);
     PlayerOptions options;
     options.level = 6;

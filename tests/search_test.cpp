@@ -7,8 +7,8 @@
 
 #include "solver/rules/random.h"
 #include "solver/search/search.h"
+#include "solver/tables/built_tables.h"
 #include "solver/tables/retrograde.h"
-#include "tests/builder_values.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.
@@ -70,7 +70,7 @@ TEST(Search, TableBackedSearchAgreesWithTheTables) {
   for (const char* game : {"kalah", "kalah:6:4:empty-capture", "oware"}) {
     const Rules rules = *parse_rules(game);
     const Rules table_rules = *table_rules_for(rules);
-    const BuilderValues small(rules, 8), large(rules, 10);
+    const BuiltTables small(rules, 8), large(rules, 10);
     Search search(table_rules, 8, &small);
     int proven = 0;
     // Oware lines above the tables rarely prove within a few plies (sowing without capture can

@@ -8,9 +8,11 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/table_build.h"
 #include "db/table_values.h"
 #include "solver/rules/thread_count.h"
 #include "solver/search/solve.h"
+#include "solver/tables/built_tables.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"
@@ -26,6 +28,9 @@ struct SolveCommandOptions {
   std::string position;
   std::string db;
   bool no_tables = false;
+  int build_tables = -1;  // --build-tables; -1: as many as pay (seeds_worth_building)
+  bool build_tables_given = false;
+  bool save_tables = false;
   double max_seconds = 0;
   size_t hash_megabytes = 256;
   double table_memory_gib = 4;
@@ -54,12 +59,17 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   require_memory(static_cast<uint64_t>(o.hash_megabytes) << 20, "--hash");
   const int threads = threads_or_all_cores(o.threads);
+  // The tables: those on disk; and when they stop below the layers worth building first, those
+  // layers, built now (into the database directory with --save-tables, else in memory for this
+  // run) because building them costs less than searching the positions they answer.
   std::unique_ptr<db::DecodedTableValues> tables;
-  if (!o.no_tables && rules.kind != GameKind::Congkak) {
+  std::unique_ptr<BuiltTables> built;
+  const auto open_disk_tables = [&] {
     const std::string instead =
         "the solver searches those positions instead (it may take much longer)";
     std::string why_not;
     bool unreadable = false;
+    tables.reset();
     if (std::unique_ptr<db::TableValues> files =
             open_table_values(rules, o.db, &why_not, instead, &unreadable))
       tables = std::make_unique<db::DecodedTableValues>(
@@ -67,8 +77,44 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
           warn_on_probe_failure(instead));
     else if (unreadable)
       warn("endgame tables not used: " + why_not);
+  };
+  if (!o.no_tables && rules.kind != GameKind::Congkak) {
+    open_disk_tables();
+    const int on_disk = tables ? tables->tables().max_seeds() : -1;
+    const int wanted = o.build_tables_given ? o.build_tables : seeds_worth_building(rules, p);
+    if (wanted > on_disk && table_rules_for(rules)) {
+      StatusLine building(o.quiet || o.json);
+      const auto show = [&](const LayerProgress& progress) {
+        building.show(fmt::format("building the {} tables up to {} seeds: layer {}",
+                                  rules.table_name(), wanted, progress.seeds));
+      };
+      if (o.save_tables) {
+        db::BuildRequest request;
+        request.rules = rules;
+        request.max_seeds = wanted;
+        request.database_dir = service::database_directory(o.db);
+        request.threads = threads;
+        const Expected<bool> done = db::build_tables(request, show, {});
+        building.finish();
+        if (!done) throw Failure(done.error());
+        open_disk_tables();
+      } else {
+        built = std::make_unique<BuiltTables>(rules, wanted, threads, show);
+        building.finish();
+        if (!o.json)
+          fmt::print(stderr,
+                     "built the {} tables up to {} seeds in memory ({:.1f} MB, {:.1f} s): {} "
+                     "(--save-tables keeps them)\n",
+                     rules.table_name(), wanted, static_cast<double>(built->bytes()) / 1e6,
+                     built->build_seconds(),
+                     on_disk < 0 ? "none on disk"
+                                 : fmt::format("those on disk stop at {} seeds", on_disk));
+        tables.reset();
+      }
+    }
   }
-  Solver solver(rules, o.hash_megabytes, tables.get(), threads);
+  const ExactValues* endgame = built ? static_cast<const ExactValues*>(built.get()) : tables.get();
+  Solver solver(rules, o.hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   StatusLine status(o.quiet || o.json);
@@ -84,8 +130,9 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
       options);
   status.finish();
   // A failed probe was warned about when it happened; the summary counts them.
-  const std::string note =
-      tables ? tables_note(tables->tables().max_seeds(), tables->failures()) : "";
+  const std::string note = built    ? tables_note(built->max_seeds(), 0) + " (built in memory)"
+                           : tables ? tables_note(tables->tables().max_seeds(), tables->failures())
+                                    : "";
   if (!r.solved)
     throw Failure(fmt::format(
         "not solved within the limits: the value is between {:+} and {:+} ({} nodes, {:.1f} s)",
@@ -102,7 +149,11 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     out["nodes"] = r.nodes;
     out["seconds"] = json_output::rounded(r.seconds, 3);
     out["value_seconds"] = json_output::rounded(r.value_seconds, 3);
-    out["tables"] = tables ? tables->tables().max_seeds() : -1;
+    out["tables"] = endgame ? endgame->max_seeds() : -1;
+    if (built)
+      out["tables_built"] = {{"max_seeds", built->max_seeds()},
+                             {"seconds", json_output::rounded(built->build_seconds(), 3)},
+                             {"bytes", built->bytes()}};
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
@@ -130,6 +181,14 @@ void add_solve_command(CLI::App& app) {
                   "Endgame table directory (default $MANCALA_DB or ~/.local/share/mancala/db)")
       ->check(path_name());
   cmd->add_flag("--no-tables", o->no_tables, "Do not use endgame tables");
+  CLI::Option* build_tables =
+      cmd->add_option("--build-tables", o->build_tables,
+                      "Build the tables up to this many seeds first when those on disk stop "
+                      "below it (default: as many as pay for themselves, none for small games; "
+                      "-1: none)")
+          ->check(integer_in(-1, kMaxTableSeeds));
+  cmd->add_flag("--save-tables", o->save_tables,
+                "Build them into the database directory, for later runs, instead of in memory");
   cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)")
       ->check(positive_seconds());
   cmd->add_option("--hash", o->hash_megabytes,
@@ -152,8 +211,9 @@ void add_solve_command(CLI::App& app) {
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   set_command(
       cmd,
-      [o, guess] {
+      [o, guess, build_tables] {
         o->guess_given = guess->count() > 0;
+        o->build_tables_given = build_tables->count() > 0;
         return check_solve(*o);
       },
       [o](const RulesAndPosition& parsed) { run_solve(*o, parsed); });

@@ -1,0 +1,45 @@
+#include "solver/tables/built_tables.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "solver/rules/stopwatch.h"
+#include "solver/tables/table_index.h"
+#include "solver/tables/table_rules.h"
+
+namespace mancala {
+
+BuiltTables::BuiltTables(const Rules& rules, int max_seeds, int threads,
+                         const LayerProgressFn& progress)
+    : builder_(rules, max_seeds, LayerMethod::Fastest, threads) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int seeds = 0; seeds <= max_seeds; ++seeds) {
+    builder_.build_layer(seeds, progress);
+    bytes_ += builder_.index().layer_size(seeds);
+  }
+  build_seconds_ = seconds_since(start);
+}
+
+std::optional<int> BuiltTables::value(const Position& position) const {
+  const int seeds = position.seeds_on_board();
+  if (seeds > builder_.max_seeds()) return std::nullopt;
+  const TableKey key = table_key(position);
+  return builder_.layer(seeds)[builder_.index().rank(key.counts.data())];
+}
+
+// Measured on Kalah(6,4) from the start (docs/solving.md, "Solving from nothing"): building the
+// layers costs about 1.55 times more for each seed added near 20 seeds, while the search they
+// spare shrinks more slowly; the sum was lowest with the tables 30 seeds below the board's.
+// Positions with fewer seeds solve in well under a second without tables. Deeper than 22 seeds
+// the build alone takes minutes and gigabytes: a user who wants those builds them once, with
+// `mancala db build`, and keeps them.
+int seeds_worth_building(const Rules& rules, const Position& position) {
+  constexpr int kSeedsAboveTables = 30;
+  constexpr int kDeepestBuilt = 22;
+  if (!table_rules_for(rules) || rules.kind != GameKind::Kalah) return -1;
+  const int seeds = position.seeds_on_board();
+  if (seeds < kSeedsAboveTables + 12) return -1;
+  return std::min(seeds - kSeedsAboveTables, kDeepestBuilt);
+}
+
+}  // namespace mancala

@@ -799,3 +799,42 @@ test('the daily puzzle: the same position for everyone today, its one answer as 
     await close(session);
   }
 });
+
+// WCAG's contrast ratio of two colours given as 'rgb(r, g, b)' or [r, g, b].
+function contrast(a, b) {
+  const parse = (c) => Array.isArray(c) ? c : c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+  const luminance = (c) => {
+    const [r, g, bl] = parse(c).map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('house letters: 4.5:1 or more on the highlighted row, and larger on a phone', async () => {
+  const session = await open({viewport: PHONE});
+  const {page} = session;
+  const styles = await page.evaluate(() => {
+    const letter = document.querySelector('.house .letter');
+    const tab = document.querySelector('.house .letter-tab');
+    const band = document.querySelector('.turn-band.on');
+    const wood = document.querySelector('.wood');
+    const style = (e) => getComputedStyle(e);
+    return {letter: style(letter).fill, tab: style(tab).fill,
+            tabOpacity: Number(style(tab).fillOpacity), band: style(band).fill,
+            wood: style(wood).fill, height: letter.getBoundingClientRect().height};
+  });
+  const rgb = (c) => c.match(/[\d.]+/g).map(Number);
+  const over = (top, alpha, under) => top.slice(0, 3).map((v, i) => alpha * v + (1 - alpha) * under[i]);
+  const band = rgb(styles.band);
+  const lit = over(band, band[3] ?? 1, rgb(styles.wood));  // the wood under the lit band
+  const behind = over(rgb(styles.tab), styles.tabOpacity, lit);
+  const ratio = contrast(styles.letter, behind);
+  console.log(`letter contrast on the lit row ${ratio.toFixed(1)}:1, letter ${styles.height.toFixed(1)} px high at 390x844`);
+  assert.ok(ratio >= 4.5, `${ratio}`);
+  assert.ok(styles.height >= 16, `${styles.height}`);
+  await close(session);
+});

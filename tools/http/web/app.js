@@ -1255,6 +1255,9 @@ async function startPuzzle(puzzle) {
     state.puzzle = {status: 'none'};
     return renderPuzzle();
   }
+  // Played on this device, as a loaded record is: the form says so.
+  state.setup = {...setupOfGame(puzzle.game), opponent: 'human', first: 'me'};
+  fillSetup();
   state.opponent = 'human';
   state.computerSide = null;
   state.puzzle = {status: 'asked', date, game: puzzle.game, kind: puzzle.kind,

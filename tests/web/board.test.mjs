@@ -838,3 +838,40 @@ test('house letters: 4.5:1 or more on the highlighted row, and larger on a phone
   assert.ok(styles.height >= 16, `${styles.height}`);
   await close(session);
 });
+
+test('a server error is told in the page\'s language, the server\'s English words apart', async () => {
+  const session = await open();
+  const {page} = session;
+  await page.selectOption('#language', 'he');
+  await page.waitForFunction(() => document.documentElement.lang === 'he');
+  await page.setInputFiles('#load-file', {name: 'bad.txt', mimeType: 'text/plain',
+                                          buffer: Buffer.from('[Game "nonsense"]\n\n1. Q *\n')});
+  // The server answers 400 (a bad record): not a console error of the page's own.
+  await page.waitForSelector('#message small[lang="en"]');
+  const own = await page.locator('#message').evaluate((m) => m.firstChild.textContent);
+  assert.match(own, /^[\u0590-\u05ff]/);
+  assert.doesNotMatch(own, /[a-z]{3}/i);
+  session.problems.splice(0, session.problems.length,
+                          ...session.problems.filter((p) => !/status of 400/.test(p)));
+  await close(session);
+});
+
+test('after Undo the thinking panel shows the computer\'s last thinking still in the game',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 3});
+  await page.click('#show-thinking');
+  assert.match(await page.locator('#thinking-text').textContent(), /has not moved yet/);
+  // A (no extra turn) and the computer's answer, then another move of yours and its answer.
+  await page.getByRole('button', {name: 'house A (yours), 4 seeds', exact: true}).click();
+  await idle(page);
+  assert.match(await page.locator('#thinking-text').textContent(), /Searched/);
+  await page.locator('.house.legal .pit').first().click();
+  await idle(page);
+  await page.click('#undo');
+  await idle(page);
+  // The computer's answer to A is still in the game: its thinking is shown, not an empty panel.
+  assert.match(await page.locator('#thinking-text').textContent(), /Searched/);
+  await close(session);
+});

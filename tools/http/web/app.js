@@ -1406,8 +1406,9 @@ function onKey(event) {
     return skipAnimation();
   }
   const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement ||
-      target instanceof HTMLTextAreaElement) return;
+  // Keys typed into a field are the field's; a checkbox (the thinking switch) types nothing.
+  const typing = target instanceof HTMLInputElement && target.type !== 'checkbox';
+  if (typing || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const replayKeys = {ArrowLeft: () => stepReplay(-1), ArrowRight: () => stepReplay(1),
                       Home: () => showPly(0), End: () => showPly(state.moves.length)};

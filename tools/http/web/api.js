@@ -54,6 +54,10 @@ export const api = {
   analyse: (game, start, moves, time, signal) =>
     call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`,
          {signal}),
+  // Exact values from the endgame tables; ask only for a position they cover (tableCovering in
+  // app.js), since the answer is 404 for any other and the browser logs every 404 as an error.
+  tables: (game, start, moves) =>
+    call(`/api/v1/tables?${query({game, position: start, moves: moves.join('')})}`),
   move: (game, start, moves, level) =>
     post('/api/v1/move', {game, position: start || undefined, moves: moves.join(''), level}),
   writeRecord: (game, start, moves, tags) =>

@@ -36,6 +36,14 @@ const state = {
   message: null,    // {text, notice}
   animation: null,  // {skip} while a sowing is drawn
   replay: null,     // {ply, view}: an earlier position shown from the move list; null: the game
+  sowing: null,     // the letter of the player's own move while it is drawn
+  sown: [],         // the moves drawn since the player last moved (a computer's whole turn)
+  thinkings: [],    // the computer's thinking by ply, so that Undo leaves the last one shown
+  autoOpened: false,  // the analysis opened itself once this game, on entering the tables
+  summary: null,    // the game-over summary: {status, result, changes, known}
+  confirmNew: false,  // New game asked while a game is going: waiting for the player's yes
+  afterConfirm: null, // what the yes does: a new game, or the daily puzzle
+  puzzle: null,     // the daily puzzle being asked: {status, date, game, position, best, ...}
 };
 
 let board;
@@ -116,6 +124,25 @@ function turnsOf(moves) {
   return turns;
 }
 
+// The endgame table that covers positions of `game` with `seeds` seeds on the board, or null
+// (a table's name is the command line's: kalah:6, kalah:6:empty-capture, oware:abapa). Asking
+// only then keeps 404s out of the console.
+function tableCovering(game, seeds) {
+  if (!state.games || !game) return null;
+  const s = setupOfGame(game);
+  const info = kindInfo(s.kind);
+  if (!info) return null;
+  const name = s.kind === 'oware' ? `oware:${s.variant}`
+             : `${s.kind}:${s.houses}${s.variant === 'standard' ? '' : `:${s.variant}`}`;
+  const table = info.tables.find((entry) => entry.table === name);
+  return table && seeds <= table.max_seeds ? table : null;
+}
+
+function seedsOnBoard(positionString, houses) {
+  return positionString.split('-').slice(0, 2 * houses).reduce((n, f) => n + Number(f), 0);
+}
+
+// Kept after every change of the moves (not on every render).
 function keepGame() {
   try {
     localStorage.setItem(GAME_KEY, JSON.stringify({
@@ -164,14 +191,74 @@ function today() {
           dashes: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`};
 }
 
+// An error in the page's language, by its kind; the server's own words (the command line's, in
+// English) go on a line of their own, marked as English, for those who can use them.
+function errorMessage(error) {
+  const status = error ? error.status : -1;
+  const key = status === 503 ? 'app.busy' : status === 0 ? 'app.offline'
+            : status === 400 ? 'app.refused' : status === 404 ? 'app.notFound'
+            : status >= 500 ? 'app.serverError' : 'app.failed';
+  return {text: t(key), detail: status === 503 || !error ? '' : error.message};
+}
+
 function showError(error) {
-  if (error && error.status === 503) {
-    state.message = {text: t('app.busy')};
-  } else if (error && error.status === 0) {
-    state.message = {text: t('app.offline', {error: error.message})};
-  } else {
-    state.message = {text: t('app.error', {error: error ? error.message : '?'})};
+  state.message = errorMessage(error);
+}
+
+// Runs `work(stale)` with the page busy (buttons off, board not playable) and renders after it.
+// stale() tells whether the game was replaced meanwhile: work must then change nothing, and its
+// answer is dropped. Errors are shown. Returns whether the game is still the same. The page stays
+// busy when the computer is to move next, so that nothing is enabled for a moment between the
+// moves of its turn.
+async function whileBusy(work) {
+  const token = state.token;
+  const stale = () => token !== state.token;
+  state.busy = true;
+  render();
+  let failed = false;
+  try {
+    await work(stale);
+  } catch (error) {
+    failed = true;
+    if (!stale()) showError(error);
+  } finally {
+    if (!stale()) state.busy = !failed && isComputerTurn();
   }
+  if (stale()) return false;
+  render();
+  return true;
+}
+
+// Says `text` once to screen readers (a polite live region, apart from the board).
+function announce(text) {
+  const region = $('announce');
+  region.textContent = '';
+  // A change of text is what is announced: cleared first, so that the same words said twice
+  // in a row are said again.
+  requestAnimationFrame(() => { region.textContent = text; });
+}
+
+// A sentence with an empty part ({effect} of a move that does nothing special): no empty
+// isolate marks, no double spaces.
+function tidy(text) {
+  return text.replaceAll('\u2068\u2069', '').replace(/ {2,}/g, ' ').trim();
+}
+
+// What a move does, in words: an extra turn, a capture (empty for neither).
+function effectText(move) {
+  if (!move) return '';
+  const parts = [];
+  if (move.extra_turn) parts.push(t('effect.extraTurn'));
+  if (move.captured > 0) parts.push(t('effect.capture', {count: move.captured}));
+  if (move.game_over) parts.push(t('effect.ends'));
+  return parts.join(' ');
+}
+
+// Where a value comes from: the tables, the solver, or a search's estimate.
+function sourceText(provenance, depth) {
+  if (provenance === 'tables') return t('source.tables');
+  if (provenance === 'proven') return t('source.proven');
+  return depth ? t('source.estimateDepth', {depth}) : t('source.estimate');
 }
 
 // ---------------------------------------------------------------- drawing
@@ -189,12 +276,20 @@ function boardModel(overrides = {}) {
                       captured: last.captured_slots} : null,
     hint: state.hint ? state.hint.letter : null,
     active: null,
-    houseLabel: (letter, count) => t('board.house', {letter, count}, {isolate: false}),
+    // Whose each house is, said with it: South's and North's, or yours and the computer's.
+    houseLabel: (letter, count) =>
+      t('board.houseOf', {letter, count, side: ownerName(sideOfLetter(letter))}, {isolate: false}),
     storeLabel: (slot, count) =>
       t('board.store', {side: t(slot === 2 * view.houses ? 'side.South' : 'side.North'), count},
         {isolate: false}),
     ...overrides,
   };
+}
+
+// A house's owner, as a screen reader says it before the house.
+function ownerName(side) {
+  if (!againstComputer()) return t(`side.${side}`);
+  return side === humanSide() ? t('owner.you') : t('owner.computer');
 }
 
 function statusText() {
@@ -212,6 +307,8 @@ function statusText() {
   const player = playerName(view.side_to_move);
   if (state.thinkingNow) return t('status.thinking', {player});
   if (state.replay) return t('moves.viewing', {ply: state.replay.ply, count: state.moves.length});
+  // Not "your move" while your own sowing is still drawn.
+  if (state.sowing) return t('status.sowing', {move: state.sowing});
   const again = state.lastMove && state.lastMove.extra_turn;
   if (againstComputer() && view.side_to_move === humanSide()) {
     return t(again ? 'status.youAgain' : 'status.yourMove');
@@ -223,8 +320,9 @@ function renderThinking() {
   const show = $('show-thinking').checked && againstComputer();
   $('thinking').hidden = !show;
   if (!show) return;
-  const k = state.thinking;
-  let text = '';
+  // The computer's last thinking still in the game (after an Undo, the one before).
+  const k = state.thinkings.slice(0, state.moves.length + 1).reverse().find(Boolean) || null;
+  let text = t('thinking.none');
   if (k) {
     if (k.level === 1) text = t('thinking.random');
     else if (k.level === 2) text = t('thinking.greedy');
@@ -244,7 +342,9 @@ function renderThinking() {
   $('thinking-text').textContent = text;
 }
 
-function analysisGroup(title, kind, moves, exactTag) {
+// One group of moves in the analysis panel (winning, drawing, losing, or a search's all): each
+// a button that plays it, with its value and, outside the tables, whether the value is exact.
+function analysisGroup(title, kind, moves, exactTag, playable) {
   const group = document.createElement('div');
   group.className = `analysis-group group-${kind}`;
   if (title) {
@@ -259,57 +359,143 @@ function analysisGroup(title, kind, moves, exactTag) {
     item.dataset.move = m.move;
     item.dataset.score = m.score;
     item.dataset.exact = m.exact;
-    item.title = t('analysis.line', {line: m.line.join(' ')});
+    if (m.category) item.dataset.category = m.category;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.disabled = !playable;
+    button.title = t('analysis.line', {line: m.line.join(' ')});
+    button.setAttribute('aria-label', t('analysis.play', {move: m.move, score: signed(m.score)},
+                                        {isolate: false}));
     const move = document.createElement('span');
     move.className = 'move';
     move.textContent = m.move;
     const score = document.createElement('span');
     score.className = 'value';
     score.textContent = ` ${signed(m.score)}`;
-    item.append(move, score);
+    button.append(move, score);
     if (exactTag) {
       const tag = document.createElement('span');
       tag.className = m.exact ? 'exact' : 'estimate';
       tag.textContent = t(m.exact ? 'analysis.exact' : 'analysis.estimate');
-      item.appendChild(tag);
+      button.appendChild(tag);
     }
+    button.addEventListener('click', () => playHuman(m.move));
+    item.appendChild(button);
     items.appendChild(item);
   }
   group.appendChild(items);
   return group;
 }
 
+// The verdict of an analysis for the side to move, as a sentence: win, draw or loss by N with
+// perfect play where exact, else the estimate; and where the value comes from.
+function verdictText(data) {
+  const you = againstComputer() && data.side_to_move === humanSide();
+  const player = playerName(data.side_to_move);
+  const best = data.moves[0];
+  const source = sourceText(data.provenance, best && best.depth);
+  if (data.exact) {
+    return t(you ? 'verdict.exactYou' : 'verdict.exact',
+             {player, outcome: outcomeText(data.score, you), source});
+  }
+  return t(you ? 'verdict.estimateYou' : 'verdict.estimate',
+           {player, score: signed(data.score), source});
+}
+
+// The analysis panel, like a tablebase page: the verdict on top (the only part read out when it
+// changes), the best line, then every move with its value, grouped as winning, drawing and
+// losing inside the tables; each move plays when pressed.
 function renderAnalysis() {
   const toggle = $('analysis-toggle');
   toggle.setAttribute('aria-expanded', String(state.analysisOpen));
   $('analysis').hidden = !state.analysisOpen;
   if (!state.analysisOpen) return;
   const body = $('analysis-body');
+  const summary = $('analysis-summary');
   body.replaceChildren();
+  delete body.dataset.source;
   const a = state.analysis;
-  const paragraph = (text) => {
+  const paragraph = (text, className) => {
     const p = document.createElement('p');
     p.textContent = text;
+    if (className) p.className = className;
     body.appendChild(p);
     return p;
   };
-  if (!a || a.status === 'working') return void paragraph(t('analysis.working'));
-  if (a.status === 'over') return void paragraph(t('analysis.over'));
-  if (a.status === 'error') return void paragraph(t('app.error', {error: a.error}));
+  const say = (text) => {
+    if (summary.textContent !== text) summary.textContent = text;
+  };
+  if (!a || a.status === 'working') return void say(t('analysis.working'));
+  if (a.status === 'over') return void say(t('analysis.over'));
+  if (a.status === 'error') return void say(errorMessage(a.error).text);
   const data = a.data;
+  say(verdictText(data));
   body.dataset.source = data.source;
+  if (data.line && data.line.length) {
+    const line = paragraph(`${t('analysis.bestLine')} `, 'best-line-row');
+    const moves = document.createElement('span');
+    moves.className = 'best-line';
+    moves.textContent = data.line.join(' ');
+    line.appendChild(moves);
+  }
   paragraph(t('analysis.for', {player: playerName(data.side_to_move)}));
+  const playable = !state.busy && isHumanTurn() && !state.replay &&
+                   analysisKey(state.game, state.start, state.moves) === a.key;
   if (data.source === 'tables') {
-    paragraph(t('analysis.tables'));
     for (const [kind, title] of [['win', 'analysis.winning'], ['draw', 'analysis.drawing'],
                                  ['loss', 'analysis.losing']]) {
       const moves = data.moves.filter((m) => m.category === kind);
-      if (moves.length) body.appendChild(analysisGroup(t(title), kind, moves, false));
+      if (moves.length) body.appendChild(analysisGroup(t(title), kind, moves, false, playable));
     }
   } else {
-    paragraph(t('analysis.search', {seconds: data.seconds}));
-    body.appendChild(analysisGroup('', 'search', data.moves, true));
+    paragraph(t('analysis.search', {seconds: formatNumber(data.seconds, 1)}));
+    body.appendChild(analysisGroup('', 'search', data.moves, true, playable));
   }
+}
+
+function formatNumber(n, decimals) {
+  return new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: decimals,
+                                                   maximumFractionDigits: decimals}).format(n);
+}
+
+// The game-over summary: the result and score, and the moves after which the exact value of the
+// game changed (a move that gave away seeds against perfect play), where the tables or the
+// solver knew the value before and after it.
+function renderSummary() {
+  const section = $('summary');
+  const sum = state.summary;
+  const over = state.view && state.view.game_over && !state.replay;
+  section.hidden = !over || !sum;
+  if (section.hidden) return;
+  const body = $('summary-body');
+  const p = (text) => {
+    const e = document.createElement('p');
+    e.textContent = text;
+    return e;
+  };
+  const parts = [p(statusText())];
+  if (sum.status === 'working') parts.push(p(t('summary.working')));
+  else if (sum.status === 'done') {
+    section.dataset.known = String(sum.known);
+    section.dataset.changes = String(sum.changes.length);
+    if (!sum.known) parts.push(p(t('summary.unknown')));
+    else if (!sum.changes.length) parts.push(p(t('summary.noChange', {ply: sum.firstKnown})));
+    else {
+      parts.push(p(t('summary.changes', {ply: sum.firstKnown})));
+      const items = document.createElement('ol');
+      for (const c of sum.changes) {
+        const li = document.createElement('li');
+        li.value = c.ply;
+        li.dataset.ply = String(c.ply);
+        li.textContent = t('summary.change', {move: c.move, player: playerName(c.side),
+                                              before: signed(c.before), after: signed(c.after),
+                                              count: c.before - c.after});
+        items.appendChild(li);
+      }
+      parts.push(items);
+    }
+  }
+  body.replaceChildren(...parts);
 }
 
 function renderRules() {
@@ -356,15 +542,12 @@ function renderMoveList() {
   $('replay-back').disabled = !idle || shown === 0;
   $('replay-forward').disabled = !idle || !state.replay;
   $('replay-last').disabled = !idle || !state.replay;
-  $('replay-note').textContent =
-      state.replay ? t('moves.viewing', {ply: state.replay.ply, count: state.moves.length}) : '';
 }
 
 function render() {
   const view = state.view;
   $('status').textContent = statusText();
   if (!view) return;
-  if (!state.busy) keepGame();
   if (!state.animation) {
     if (state.replay) {
       const past = state.replay.view;
@@ -387,6 +570,7 @@ function render() {
   frame.dataset.turned = String(board.turned);
   frame.dataset.over = String(view.game_over);
   frame.dataset.busy = String(state.busy);
+  frame.dataset.sown = state.sown.join('');
   for (const side of ['North', 'South']) {
     $(`${side.toLowerCase()}-caption`).textContent =
       againstComputer() ? t('caption', {side: t(`side.${side}`), player: playerName(side)})
@@ -397,6 +581,40 @@ function render() {
   const message = $('message');
   message.textContent = state.message ? state.message.text : '';
   message.classList.toggle('notice', !!(state.message && state.message.notice));
+  if (state.message && state.message.detail) {
+    const detail = document.createElement('small');
+    detail.className = 'detail';
+    detail.lang = 'en';
+    detail.dir = 'ltr';
+    detail.textContent = state.message.detail;
+    message.appendChild(detail);
+  }
+  if (state.confirmNew) {
+    const ask = document.createElement('span');
+    ask.className = 'confirm';
+    ask.textContent = t('confirm.newGame');
+    const yes = document.createElement('button');
+    yes.type = 'button';
+    yes.id = 'confirm-yes';
+    yes.textContent = t('confirm.yes');
+    yes.addEventListener('click', () => {
+      const then = state.afterConfirm;
+      state.afterConfirm = null;
+      state.confirmNew = false;
+      if (then) then();
+      else newGame(true);
+    });
+    const no = document.createElement('button');
+    no.type = 'button';
+    no.id = 'confirm-no';
+    no.textContent = t('confirm.no');
+    no.addEventListener('click', () => {
+      state.confirmNew = false;
+      state.afterConfirm = null;
+      render();
+    });
+    message.replaceChildren(ask, yes, no);
+  }
   const hintText = $('hint-text');
   hintText.textContent = state.hint ? state.hint.text : '';
   // The hint's move and value in attributes, for the browser tests.
@@ -405,13 +623,17 @@ function render() {
   hintText.dataset.provenance = state.hint && state.hint.letter ? state.hint.provenance : '';
   const idle = !state.busy;
   $('undo').disabled = !idle || undoTarget() === null;
-  $('hint').disabled = !idle || view.game_over || !isHumanTurn() || !!state.replay;
+  // No hint while the daily puzzle's question stands: it would be the answer.
+  $('hint').disabled = !idle || view.game_over || !isHumanTurn() || !!state.replay ||
+                       (!!state.puzzle && state.puzzle.status === 'asked');
   $('save').disabled = !idle;
   $('load').disabled = !idle;
   renderMoveList();
   renderThinking();
   renderAnalysis();
+  renderSummary();
   renderRules();
+  renderPuzzle();
 }
 
 // ---------------------------------------------------------------- the sowing, seed by seed
@@ -429,6 +651,8 @@ function wait(ms, animation) {
 // Draws `move` (a MOVE object) from the counts before it: each pick-up, then each seed. Quick,
 // skipped by a tap or a key, and not drawn at all under prefers-reduced-motion.
 async function animate(move, before) {
+  // Every move drawn is listed (data-sown on the board), so a test sees a whole computer turn.
+  state.sown.push(move.move);
   if (reducedMotion.matches) return;
   const counts = before.slice();
   const seeds = move.sowing.reduce((n, s) => n + s.seeds, 0);
@@ -441,6 +665,8 @@ async function animate(move, before) {
   };
   state.animation = animation;
   $('skip-note').hidden = false;
+  // The move being drawn, for the browser tests (each sowing of a computer's turn is drawn).
+  $('board-frame').dataset.sowing = move.move;
   const from = move.sowing[0].from;
   const frame = (active) => board.render(boardModel({
     counts, playable: false, hint: null, active,
@@ -462,6 +688,7 @@ async function animate(move, before) {
   } finally {
     state.animation = null;
     $('skip-note').hidden = true;
+    delete $('board-frame').dataset.sowing;
   }
 }
 
@@ -479,31 +706,47 @@ async function playHuman(letter) {
   if (state.busy || !isHumanTurn() || state.replay) return;
   const move = state.view.moves.find((m) => m.move === letter);
   if (!move) return;
-  const token = state.token;
-  state.busy = true;
   state.hint = null;
   state.message = null;
-  render();
-  const moves = [...state.moves, letter];
-  const next = api.position(state.game, state.start, moves, 'none');
-  try {
-    await animate(move, countsOf(state.view));
-    const view = await next;
-    if (token !== state.token) return;
-    state.moves = moves;
-    state.view = view;
-    state.lastMove = move;
-  } catch (error) {
-    if (token !== state.token) return;
-    showError(error);
-  } finally {
-    if (token === state.token) state.busy = false;
+  state.confirmNew = false;
+  state.sowing = letter;
+  state.sown = [];
+  if (state.puzzle && state.puzzle.status === 'asked' && state.moves.length === 0 &&
+      state.start === state.puzzle.position) {
+    answerPuzzle(letter);
   }
+  const same = await whileBusy(async (stale) => {
+    try {
+      const moves = [...state.moves, letter];
+      const next = api.position(state.game, state.start, moves, 'none');
+      await animate(move, countsOf(state.view));
+      const view = await next;
+      if (stale()) return;
+      state.moves = moves;
+      state.view = view;
+      state.lastMove = move;
+      state.thinkings.length = moves.length;
+      keepGame();
+    } finally {
+      state.sowing = null;
+    }
+  });
+  if (!same) return;
+  state.sown = [];
   render();
-  refreshAnalysis();
-  await computerTurns();
+  await afterMove();
 }
 
+// After a move: the analysis of the new position, the computer's answer, and the summary when
+// the game is over.
+async function afterMove() {
+  refreshAnalysis();
+  await computerTurns();
+  if (state.view && state.view.game_over) summarise();
+}
+
+// The computer's whole turn, one move (one sowing of an extra-turn chain) at a time: each is
+// asked for, drawn, listed and said before the next.
 async function computerTurns() {
   let retries = 0;
   while (isComputerTurn()) {
@@ -531,25 +774,23 @@ async function computerTurns() {
     if (token !== state.token) return;
     state.thinkingNow = false;
     state.message = null;
-    const moves = [...state.moves, reply.move];
-    try {
+    const same = await whileBusy(async (stale) => {
+      const moves = [...state.moves, reply.move];
       const next = api.position(state.game, state.start, moves, 'none');
       await animate(reply.played, countsOf(state.view));
       const view = await next;
-      if (token !== state.token) return;
+      if (stale()) return;
       state.moves = moves;
       state.view = view;
       state.lastMove = reply.played;
       state.thinking = reply.thinking;
-    } catch (error) {
-      if (token !== state.token) return;
-      showError(error);
-      state.busy = false;
-      render();
-      return;
-    }
-    state.busy = false;
-    render();
+      state.thinkings[moves.length] = reply.thinking;
+      keepGame();
+      const effect = effectText(reply.played);
+      announce(t('announce.played', {player: playerName(reply.played.side), move: reply.move})
+               + (effect ? ` ${effect}` : ''));
+    });
+    if (!same) return;
     refreshAnalysis();
   }
 }
@@ -560,6 +801,11 @@ function buildBoard(houses) {
   if (board.houses !== houses || board.tall !== narrow.matches || board.turned !== turned) {
     board.build(houses, narrow.matches, turned);
   }
+  // Each caption beside its side's row: North's above the board unless the board is turned.
+  const frame = $('board-frame');
+  const [above, below] = turned ? ['south', 'north'] : ['north', 'south'];
+  frame.before($(`${above}-caption`));
+  frame.after($(`${below}-caption`));
 }
 
 // Shows the position after the first `ply` moves (the move list's replay); the last ply is the
@@ -571,20 +817,10 @@ async function showPly(ply) {
     state.replay = null;
     return render();
   }
-  const token = state.token;
-  state.busy = true;
-  render();
-  try {
+  await whileBusy(async (stale) => {
     const view = await api.position(state.game, state.start, state.moves.slice(0, ply), 'last');
-    if (token !== state.token) return;
-    state.replay = {ply, view};
-  } catch (error) {
-    if (token !== state.token) return;
-    showError(error);
-  } finally {
-    if (token === state.token) state.busy = false;
-  }
-  render();
+    if (!stale()) state.replay = {ply, view};
+  });
 }
 
 function stepReplay(step) {
@@ -594,38 +830,52 @@ function stepReplay(step) {
 
 // Replaces the game: a new one, one loaded from a record, or the same after an undo.
 async function showGame(game, start, moves, message) {
-  const token = ++state.token;
+  ++state.token;
   state.game = game;
   state.start = start;
   state.moves = moves;
-  state.busy = true;
   state.thinkingNow = false;
   state.hint = null;
   state.thinking = null;
+  state.thinkings.length = moves.length;
   state.message = message || null;
   state.replay = null;
+  state.summary = null;
+  state.confirmNew = false;
+  state.sown = [];
+  if (!moves.length) state.autoOpened = false;
+  if (state.puzzle && start !== state.puzzle.position) state.puzzle = null;
   skipAnimation();
+  keepGame();
   // Busy at once, before the new game's first render: until then the board on the page is the
   // old game's, and nothing (a tap, a script waiting for the board) may take it for the new one.
   $('board-frame').dataset.busy = 'true';
-  try {
+  const same = await whileBusy(async (stale) => {
     const view = await loadView('last');
-    if (token !== state.token) return;
+    if (stale()) return;
     buildBoard(view.houses);
     state.view = view;
     state.lastMove = view.played.length ? view.played[0] : null;
-  } catch (error) {
-    if (token !== state.token) return;
-    showError(error);
-  } finally {
-    if (token === state.token) state.busy = false;
-  }
-  render();
-  refreshAnalysis();
-  await computerTurns();
+  });
+  if (!same) return;
+  await afterMove();
 }
 
-function newGame() {
+// A game is going when it is not over and you have played in it: New game asks first.
+function gameGoing() {
+  if (!state.view || state.view.game_over) return false;
+  return againstComputer() ? state.moves.some((m) => sideOfLetter(m) === humanSide())
+                           : state.moves.length > 0;
+}
+
+function newGame(confirmed = false) {
+  if (!confirmed && gameGoing()) {
+    state.confirmNew = true;
+    render();
+    $('confirm-yes').focus();
+    return Promise.resolve();
+  }
+  state.confirmNew = false;
   const setup = readSetup();
   state.setup = setup;
   try {
@@ -634,6 +884,8 @@ function newGame() {
     // Not remembered.
   }
   state.opponent = setup.opponent;
+  // Started from the form below the board (a phone scrolls to it): the board comes back in view.
+  window.scrollTo(0, 0);
   state.computerSide = setup.opponent === 'human' ? null
                                                  : setup.first === 'computer' ? 'South' : 'North';
   return showGame(gameString(setup), '', []);
@@ -665,7 +917,10 @@ function analysisOf(game, start, moves) {
     const controller = new AbortController();
     found = {abort: () => controller.abort(), settled: false};
     found.answer = api.analyse(game, start, moves, ANALYSIS_SECONDS, controller.signal);
-    found.answer.then(() => { found.settled = true; },
+    found.answer.then((data) => {
+      found.settled = true;
+      found.data = data;
+    },
                       () => { if (analyses.get(key) === found) analyses.delete(key); });
     analyses.set(key, found);
     if (analyses.size > ANALYSES_KEPT) analyses.delete(analyses.keys().next().value);
@@ -684,54 +939,114 @@ function dropStaleAnalyses() {
   }
 }
 
-// The hint is the analysis's best move, with its value: exact (tables or proven) or an estimate.
+// The hint is the analysis's best move, explained: what it does (an extra turn, a capture), its
+// value (exact with perfect play, or a search's estimate) and where that value comes from.
 async function hint() {
   if (state.busy || !isHumanTurn()) return;
-  const token = state.token;
   const player = playerName(state.view.side_to_move);
   const you = againstComputer();  // the hint is for your move: you are playing the computer
+  const legal = state.view.moves;
   state.hint = {letter: null, text: t('hint.looking')};
-  state.busy = true;
-  render();
-  try {
-    const data = await analysisOf(state.game, state.start, state.moves);
-    if (token !== state.token) return;
-    const best = data.moves[0];
-    state.hint = {letter: best.move, score: best.score, provenance: best.provenance,
-                  text: best.exact
-                            ? t(you ? 'hint.exactYou' : 'hint.exact',
-                                {move: best.move, player, outcome: outcomeText(best.score, you)})
-                            : t(you ? 'hint.estimateYou' : 'hint.estimate',
-                                {move: best.move, player, score: signed(best.score)})};
-  } catch (error) {
-    if (token !== state.token) return;
-    state.hint = null;
-    showError(error);
-  } finally {
-    if (token === state.token) state.busy = false;
-  }
-  render();
+  await whileBusy(async (stale) => {
+    try {
+      const data = await analysisOf(state.game, state.start, state.moves);
+      if (stale()) return;
+      const best = data.moves[0];
+      const params = {move: best.move, player, effect: effectText(legal.find((m) =>
+                        m.move === best.move)), source: sourceText(best.provenance, best.depth)};
+      state.hint = {letter: best.move, score: best.score, provenance: best.provenance,
+                    text: tidy(best.exact
+                                   ? t(you ? 'hint.exactYou' : 'hint.exact',
+                                       {...params, outcome: outcomeText(best.score, you)})
+                                   : t(you ? 'hint.estimateYou' : 'hint.estimate',
+                                       {...params, score: signed(best.score)}))};
+    } catch (error) {
+      state.hint = null;
+      throw error;
+    }
+  });
 }
 
+// The analysis of the current position, when the panel is open. The panel opens by itself, once a
+// game, when the game enters the tables: from then on every move's exact value is known.
 async function refreshAnalysis() {
   dropStaleAnalyses();
-  if (!state.analysisOpen || !state.view) return;
+  if (!state.view) return;
+  if (!state.analysisOpen && !state.autoOpened && !state.view.game_over &&
+      tableCovering(state.game, state.view.seeds_on_board)) {
+    state.autoOpened = true;
+    state.analysisOpen = true;
+  }
+  if (!state.analysisOpen) return;
   const token = ++state.analysisToken;
   if (state.view.game_over) {
     state.analysis = {status: 'over'};
     return renderAnalysis();
   }
+  const key = analysisKey(state.game, state.start, state.moves);
   state.analysis = {status: 'working'};
   renderAnalysis();
   try {
     const data = await analysisOf(state.game, state.start, state.moves);
     if (token !== state.analysisToken) return;
-    state.analysis = {status: 'done', data};
+    state.analysis = {status: 'done', data, key};
   } catch (error) {
     if (token !== state.analysisToken) return;
-    state.analysis = {status: 'error', error: error.message};
+    state.analysis = {status: 'error', error};
   }
   renderAnalysis();
+}
+
+// The exact value of the game, for South (the final store difference with perfect play), before
+// each move: from the tables for every position they cover, and from the analyses this page
+// already has where they were exact. The moves that changed it are the game's mistakes.
+async function summarise() {
+  const token = state.token;
+  const {game, start, moves} = state;
+  state.summary = {status: 'working'};
+  renderSummary();
+  let changes = [], known = 0, firstKnown = 0;
+  try {
+    const whole = await api.position(game, start, moves, 'all');
+    const first = await api.position(game, start, [], 'none');
+    const houses = whole.houses;
+    const positions = [first.position, ...whole.played.map((m) => m.position)];
+    const southValue = new Array(positions.length).fill(null);
+    const forSouth = (positionString, score) => positionString.endsWith('S') ? score : -score;
+    await Promise.all(positions.map(async (p, ply) => {
+      if (ply === positions.length - 1) {
+        const r = whole.result;
+        southValue[ply] = r.south - r.north;
+        return;
+      }
+      const cached = analyses.get(analysisKey(game, start, moves.slice(0, ply)));
+      if (cached && cached.data && cached.data.exact) {
+        southValue[ply] = forSouth(p, cached.data.score);
+      } else if (tableCovering(game, seedsOnBoard(p, houses))) {
+        const answer = await api.tables(game, start, moves.slice(0, ply));
+        southValue[ply] = forSouth(p, answer.score);
+      }
+    }));
+    // The last position is the end itself: known, but not "knowledge".
+    known = southValue.slice(0, -1).filter((v) => v !== null).length;
+    firstKnown = southValue.findIndex((v) => v !== null) + 1;
+    for (let ply = 0; ply + 1 < positions.length; ++ply) {
+      const before = southValue[ply], after = southValue[ply + 1];
+      if (before === null || after === null || before === after) continue;
+      const side = sideOfLetter(moves[ply]);
+      const sign = side === 'South' ? 1 : -1;
+      changes.push({ply: ply + 1, move: moves[ply], side, before: sign * before,
+                    after: sign * after});
+    }
+  } catch (error) {
+    if (token !== state.token) return;
+    state.summary = {status: 'error'};
+    showError(error);
+    return render();
+  }
+  if (token !== state.token) return;
+  state.summary = {status: 'done', changes, known, firstKnown};
+  renderSummary();
 }
 
 async function save() {
@@ -765,7 +1080,7 @@ async function load(file) {
   try {
     record = await api.readRecord(await file.text());
   } catch (error) {
-    state.message = {text: t('record.bad', {error: error.message})};
+    state.message = {text: t('record.notRecord'), detail: error.message};
     return render();
   }
   const setup = {...setupOfGame(record.game), opponent: 'human', first: 'me'};
@@ -777,6 +1092,218 @@ async function load(file) {
   await showGame(record.game, record.start, moves,
                  {text: t('record.loaded', {game: t(`game.${setup.kind}`), count: moves.length}),
                   notice: true});
+}
+
+// ---------------------------------------------------------------- the daily puzzle
+//
+// Each day, for each game with endgame tables, one position with exactly one winning move (or,
+// where none wins, exactly one that saves the draw), South to move. It is derived from the date
+// alone, so every player gets the same one that day and the server keeps nothing: the date and
+// the game seed a small generator that spreads an even number of seeds (6 to 10, within the
+// tables) over the houses with equal stores; the tables judge it, and the next seed is tried
+// until one position has a single best move. Answered once a day; a streak of days kept here.
+
+const PUZZLE_KEY = 'mancala.puzzle';
+const PUZZLE_TRIES = 400;
+
+// A 32-bit hash of a text (FNV-1a), the seed of the day's generator.
+function hashText(text) {
+  let h = 0x811c9dc5;
+  for (const c of text) {
+    h ^= c.codePointAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+// mulberry32: a small generator of numbers in [0, 1), the same in every browser.
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), a | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// The games that have a daily puzzle: a table for the standard rules of the game's default size.
+function puzzleGames() {
+  if (!state.games) return [];
+  return state.games.games.flatMap((info) => {
+    const setup = setupOfGame(info.default);
+    const table = tableCovering(info.default, 0);
+    return table ? [{kind: info.kind, game: info.default, houses: setup.houses,
+                     seeds: setup.seeds, table}] : [];
+  });
+}
+
+// The candidate position number `n` of the day for `puzzle`: a position string, South to move.
+function puzzleCandidate(puzzle, date, n) {
+  const random = generator(hashText(`${date}|${puzzle.game}|${n}`));
+  const h = puzzle.houses;
+  const most = Math.min(10, puzzle.table.max_seeds);
+  const sizes = [6, 8, 10].filter((k) => k <= most);
+  const onBoard = sizes[Math.floor(random() * sizes.length)];
+  const houses = new Array(2 * h).fill(0);
+  for (let k = 0; k < onBoard; ++k) houses[Math.floor(random() * 2 * h)] += 1;
+  const store = (2 * h * puzzle.seeds - onBoard) / 2;
+  return [...houses, store, store, 'S'].join('-');
+}
+
+// Whether a tables answer makes a puzzle: not over, and one move alone has the best category.
+function onlyMove(answer) {
+  if (answer.game_over || answer.moves.length < 2) return null;
+  const best = answer.moves[0];
+  if (best.category === 'loss') return null;
+  const same = answer.moves.filter((m) => m.category === best.category);
+  return same.length === 1 ? best : null;
+}
+
+async function findPuzzle(puzzle, date) {
+  for (let n = 0; n < PUZZLE_TRIES; ++n) {
+    const position = puzzleCandidate(puzzle, date, n);
+    const houses = position.split('-').slice(0, 2 * puzzle.houses).map(Number);
+    // Both sides need seeds, South several moves, for a position to be a question at all.
+    if (houses.slice(0, puzzle.houses).filter(Boolean).length < 2 ||
+        !houses.slice(puzzle.houses).some(Boolean)) continue;
+    let answer;
+    try {
+      answer = await api.tables(puzzle.game, position, []);
+    } catch (error) {
+      if (error.status === 400) continue;  // a position the rules refuse: the next one
+      throw error;
+    }
+    const best = onlyMove(answer);
+    if (best) return {position, answer, best, n};
+  }
+  return null;
+}
+
+function puzzleRecord() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PUZZLE_KEY) || 'null');
+    if (kept && typeof kept === 'object') return {streak: 0, last: '', answered: {}, ...kept};
+  } catch {
+    // Nothing kept.
+  }
+  return {streak: 0, last: '', answered: {}};
+}
+
+function keepPuzzleRecord(record) {
+  try {
+    localStorage.setItem(PUZZLE_KEY, JSON.stringify(record));
+  } catch {
+    // Not kept.
+  }
+}
+
+function dayBefore(date) {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function renderPuzzle() {
+  const section = $('puzzle');
+  const games = puzzleGames();
+  section.hidden = !games.length;
+  if (!games.length) return;
+  const record = puzzleRecord();
+  $('puzzle-streak').textContent = t('puzzle.streak', {count: record.streak});
+  $('puzzle-games').replaceChildren(...games.map((g) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.game = g.game;
+    button.textContent = t('puzzle.play', {game: t(`game.${g.kind}`)});
+    button.disabled = state.busy;
+    button.addEventListener('click', () => startPuzzle(g));
+    return button;
+  }));
+  const p = state.puzzle;
+  const text = $('puzzle-text');
+  text.textContent = !p ? t('puzzle.about')
+                   : p.status === 'looking' ? t('puzzle.looking')
+                   : p.status === 'none' ? t('puzzle.none')
+                   : p.status === 'asked' ? t(p.best.category === 'win' ? 'puzzle.findWin'
+                                                                        : 'puzzle.findDraw')
+                   : p.text;
+  section.dataset.position = p && p.position ? p.position : '';
+  section.dataset.answer = p && p.best && p.status !== 'asked' ? p.best.move : '';
+  section.dataset.status = p ? p.status : '';
+}
+
+async function startPuzzle(puzzle) {
+  if (state.busy) return;
+  if (gameGoing()) {
+    state.confirmNew = true;
+    state.afterConfirm = () => startPuzzle(puzzle);
+    return render();
+  }
+  const date = today().dashes;
+  state.puzzle = {status: 'looking', date, game: puzzle.game};
+  renderPuzzle();
+  let found;
+  try {
+    found = await findPuzzle(puzzle, date);
+  } catch (error) {
+    state.puzzle = null;
+    showError(error);
+    return render();
+  }
+  if (!found) {
+    state.puzzle = {status: 'none'};
+    return renderPuzzle();
+  }
+  // Played on this device, as a loaded record is: the form says so.
+  state.setup = {...setupOfGame(puzzle.game), opponent: 'human', first: 'me'};
+  fillSetup();
+  state.opponent = 'human';
+  state.computerSide = null;
+  state.puzzle = {status: 'asked', date, game: puzzle.game, kind: puzzle.kind,
+                  position: found.position, best: found.best, answer: found.answer};
+  await showGame(puzzle.game, found.position, []);
+  // The panel would give the answer away: closed while the question stands.
+  state.analysisOpen = false;
+  state.autoOpened = true;
+  render();
+  window.scrollTo(0, 0);
+}
+
+// The player's answer: right or wrong by the tables, then the line after the best move, and the
+// streak (one answer a day counts).
+async function answerPuzzle(letter) {
+  const p = state.puzzle;
+  p.status = 'answered';
+  const played = p.answer.moves.find((m) => m.move === letter);
+  const right = letter === p.best.move;
+  const record = puzzleRecord();
+  const key = `${p.date}|${p.game}`;
+  if (!(key in record.answered)) {
+    record.answered[key] = right;
+    if (right) {
+      if (record.last !== p.date) record.streak = record.last === dayBefore(p.date) ? record.streak + 1 : 1;
+      record.last = p.date;
+    } else {
+      record.streak = 0;
+      record.last = '';
+    }
+    keepPuzzleRecord(record);
+  }
+  let line = [p.best.move];
+  try {
+    // Asked apart from the shared analyses: those of positions left are dropped, and the game
+    // moves on from this one at once.
+    const analysis = await api.analyse(p.game, p.position, [], ANALYSIS_SECONDS);
+    line = analysis.line;
+  } catch {
+    // The line is a help; the answer stands without it.
+  }
+  const category = t(`puzzle.category.${played.category}`);
+  p.text = tidy(`${t(right ? 'puzzle.right' : 'puzzle.wrong', {move: letter, category,
+                                                                 best: p.best.move})} ` +
+                t('puzzle.line', {line: line.join(' ')}));
+  renderPuzzle();
 }
 
 // ---------------------------------------------------------------- the setup form
@@ -829,6 +1356,8 @@ function fillSetup() {
   $('setup-first').replaceChildren(option('me', t('first.me'), s.first),
                                    option('computer', t('first.computer'), s.first));
   $('setup-first').disabled = s.opponent === 'human';
+  // The opponent's whole name under its list, which a phone may cut.
+  $('opponent-note').textContent = $('setup-opponent').selectedOptions[0]?.textContent || '';
 }
 
 function onSetupChange() {
@@ -877,8 +1406,9 @@ function onKey(event) {
     return skipAnimation();
   }
   const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement ||
-      target instanceof HTMLTextAreaElement) return;
+  // Keys typed into a field are the field's; a checkbox (the thinking switch) types nothing.
+  const typing = target instanceof HTMLInputElement && target.type !== 'checkbox';
+  if (typing || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const replayKeys = {ArrowLeft: () => stepReplay(-1), ArrowRight: () => stepReplay(1),
                       Home: () => showPly(0), End: () => showPly(state.moves.length)};

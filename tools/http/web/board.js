@@ -48,7 +48,8 @@ function wideGeometry(h) {
     house: (slot) => slot < h ? {x: columnX(slot + 1), y: south}
                               : {x: columnX(h - (slot - h)), y: north},
     houseCount: (slot, place) => ({x: place.x, y: slot < h ? 276 : 26}),
-    letter: (slot, place) => ({x: place.x - 38, y: slot < h ? place.y + 44 : place.y - 34}),
+    // The centre of a house's letter tab: the cell's outer corner, clear of the count.
+    letter: (slot, place) => ({x: place.x - 36, y: slot < h ? place.y + 36 : place.y - 36}),
     store: (south_) => ({x: margin + (south_ ? h + 1 : 0) * column + 8, y: 44,
                          width: column - 16, height: 196}),
     storeCount: (south_, rect) => ({x: rect.x + rect.width / 2, y: south_ ? 276 : 26}),
@@ -67,7 +68,7 @@ function tallGeometry(h) {
     wood: {x: 52, y: margin, width: 196, height: (h + 2) * row, rx: 28},
     house: (slot) => slot < h ? {x: south, y: rowY(slot + 1)} : {x: north, y: rowY(h - (slot - h))},
     houseCount: (slot, place) => ({x: slot < h ? 26 : 274, y: place.y + 9}),
-    letter: (slot, place) => ({x: slot < h ? place.x - 45 : place.x + 33, y: place.y - 30}),
+    letter: (slot, place) => ({x: slot < h ? place.x - 38 : place.x + 38, y: place.y - 28}),
     store: (south_) => ({x: 60, y: margin + (south_ ? h + 1 : 0) * row + 6, width: 180,
                          height: row - 12}),
     storeCount: (south_, rect) => ({x: south_ ? 26 : 274, y: rect.y + rect.height / 2 + 9}),
@@ -132,8 +133,10 @@ export class BoardView {
     element('circle', {class: 'pit', cx: place.x, cy: place.y, r: PIT_RADIUS}, group);
     const seeds = element('g', {class: 'seeds'}, group);
     const letterAt = g.letter(at, place);
-    element('text', {class: 'letter', x: letterAt.x, y: letterAt.y, direction: 'ltr'},
-            group).textContent = letter;
+    element('rect', {class: 'letter-tab', x: letterAt.x - 14, y: letterAt.y - 15, width: 28,
+                     height: 30, rx: 8}, group);
+    element('text', {class: 'letter', x: letterAt.x, y: letterAt.y + 8.5, 'text-anchor': 'middle',
+                     direction: 'ltr'}, group).textContent = letter;
     const countAt = g.houseCount(at, place);
     const count = element('text', {class: 'count', x: countAt.x, y: countAt.y,
                                    'text-anchor': 'middle', direction: 'ltr'}, group);

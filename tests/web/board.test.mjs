@@ -662,6 +662,9 @@ test('the tables panel: verdict, best line, every move by category, a move playe
   assert.ok(verdict.includes(`South ${outcome}`) && verdict.includes('endgame tables'), verdict);
   const line = (await page.locator('.best-line').textContent()).split(' ');
   assert.ok(query.best.includes(line[0]), `${line} against ${query.best}`);
+  // How far the tables reach (browser_test.sh builds them to 8 seeds).
+  assert.equal(await page.locator('.tables-reach').textContent(),
+               'The endgame tables know every position with up to 8 seeds on the board.');
   // Each move's category is the one db query gives.
   for (const m of query.moves) {
     const item = page.locator(`#analysis-body li[data-move="${m.move}"]`);

@@ -439,6 +439,10 @@ function renderAnalysis() {
     line.appendChild(moves);
   }
   paragraph(t('analysis.for', {player: playerName(data.side_to_move)}));
+  // How far the server's tables reach: they grow while `scripts/run.sh` builds deeper layers.
+  const reach = data.tables ? data.tables.max_seeds : -1;
+  paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t('analysis.noTables'),
+            'tables-reach');
   const playable = !state.busy && isHumanTurn() && !state.replay &&
                    analysisKey(state.game, state.start, state.moves) === a.key;
   if (data.source === 'tables') {
@@ -1473,6 +1477,16 @@ async function main() {
   fillSetup();
   state.setup = readSetup();
   if (!(await resumeGame())) await newGame();
+  // The catalogue again now and then: layers a build lands beside the server are used (the
+  // panel and the hints ask the tables only where the catalogue says they reach).
+  setInterval(async () => {
+    if (document.hidden) return;
+    try {
+      state.games = await api.games();
+    } catch {
+      // The next look will do; the page goes on with what it has.
+    }
+  }, 20000);
 }
 
 // The game kept on this device, if the server still plays it (a kept game the server refuses, an

@@ -2,15 +2,17 @@
 # Installs the Debian packages the build and the tests need, only those that are missing.
 # With --build-only, what building and running needs (scripts/run.sh), without the test tools.
 set -euo pipefail
-# The web server needs cpp-httplib and nlohmann-json; the plain tables' block checksums xxHash; the
+# The web server needs libmicrohttpd and nlohmann-json; the plain tables' block checksums xxHash; the
 # distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its tests and
 # `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools, NumPy, pytest
 # and pybind11. The manual pages are written from the command's --help by help2man.
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
-  libgtest-dev libcpp-httplib-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
+  libmicrohttpd-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
   python3-dev python3-pip python3-venv python3-setuptools python3-wheel python3-numpy
   python3-pytest pybind11-dev python3-pybind11 help2man)
 if [ "${1:-}" != --build-only ]; then
+  # The test suites: GoogleTest, and cpp-httplib as the HTTP client of the server's tests.
+  packages+=(libgtest-dev libcpp-httplib-dev)
   # The web board's browser tests: Debian's Chromium, Node.js and npm (for playwright-core), and
   # fonts for the Thai and Japanese pages (Hebrew is in DejaVu). The server's load test: wrk.
   packages+=(chromium fonts-tlwg-loma fonts-ipafont-gothic wrk)

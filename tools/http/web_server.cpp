@@ -220,7 +220,8 @@ std::optional<std::pair<size_t, size_t>> single_range(std::string_view header, s
     return std::pair{size - n, size - 1};
   }
   const size_t from = std::stoull(std::string(first));
-  const size_t to = last.empty() ? size - 1 : std::min<size_t>(std::stoull(std::string(last)), size - 1);
+  const size_t to =
+      last.empty() ? size - 1 : std::min<size_t>(std::stoull(std::string(last)), size - 1);
   if (from > to) return std::nullopt;
   return std::pair{from, to};
 }
@@ -273,15 +274,16 @@ struct WebServer::Impl {
   // ---- answers
 
   // Queues an answer with the headers every answer has; `data` is copied unless `persistent`.
-  MHD_Result answer(MHD_Connection* connection, Request& request, int status,
-                    std::string_view data, const std::string& content_type,
+  MHD_Result answer(MHD_Connection* connection, Request& request, int status, std::string_view data,
+                    const std::string& content_type,
                     const std::vector<std::pair<std::string, std::string>>& headers,
                     bool persistent = false) {
     MHD_Response* response = MHD_create_response_from_buffer(
         data.size(), const_cast<char*>(data.data()),
         persistent ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_COPY);
     if (response == nullptr) return MHD_NO;
-    if (!content_type.empty()) MHD_add_response_header(response, "Content-Type", content_type.c_str());
+    if (!content_type.empty())
+      MHD_add_response_header(response, "Content-Type", content_type.c_str());
     MHD_add_response_header(response, "Content-Security-Policy",
                             "default-src 'self'; base-uri 'self'; form-action 'self'; "
                             "frame-ancestors 'self'; object-src 'none'");
@@ -290,7 +292,8 @@ struct WebServer::Impl {
     for (const auto& [name, value] : headers)
       MHD_add_response_header(response, name.c_str(), value.c_str());
     request.status = status;
-    const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(status), response);
+    const MHD_Result queued =
+        MHD_queue_response(connection, static_cast<unsigned>(status), response);
     MHD_destroy_response(response);
     return queued;
   }
@@ -421,10 +424,10 @@ struct WebServer::Impl {
         return busy(connection, request, true);
       if (request.target.size() > kMaxTargetBytes)
         return error(connection, request, 414,
-                     fmt::format("the request target is longer than {} bytes", kMaxTargetBytes),
-                     "", {{"Connection", "close"}});
-      const Refusal refusal =
-          check_request_headers(head_of(connection, method, version), hosts, options.max_body_bytes);
+                     fmt::format("the request target is longer than {} bytes", kMaxTargetBytes), "",
+                     {{"Connection", "close"}});
+      const Refusal refusal = check_request_headers(head_of(connection, method, version), hosts,
+                                                    options.max_body_bytes);
       // The body is not read: the library closes the connection after this answer.
       if (refusal.status != 0)
         return error(connection, request, refusal.status, refusal.message, refusal.field,
@@ -433,7 +436,8 @@ struct WebServer::Impl {
     }
     if (*upload_data_size > 0) {
       // Checked above: the Content-Length is at most max_body_bytes and the only length.
-      const size_t room = options.max_body_bytes - std::min(options.max_body_bytes, request.body.size());
+      const size_t room =
+          options.max_body_bytes - std::min(options.max_body_bytes, request.body.size());
       request.body.append(upload_data, std::min(room, *upload_data_size));
       *upload_data_size = 0;
       return MHD_YES;
@@ -494,10 +498,10 @@ struct WebServer::Impl {
     const bool get = method == "GET" || method == "HEAD";
     const bool post = method == "POST";
     const auto not_allowed = [&](const char* allow) {
-      return error(connection, request, 405,
-                   std::string(method) + " is not allowed on " + std::string(path) + " (use " +
-                       allow + ")",
-                   "", {{"Allow", allow}});
+      return error(
+          connection, request, 405,
+          std::string(method) + " is not allowed on " + std::string(path) + " (use " + allow + ")",
+          "", {{"Allow", allow}});
     };
     if (path.starts_with("/api/v1/")) {
       const std::string_view name = path.substr(8);
@@ -516,7 +520,8 @@ struct WebServer::Impl {
       if (name == "move" || name == "record" || name == "record/parse") {
         if (!post) return not_allowed("POST");
         if (name == "move") return run_plan(connection, request, api.move(request.body));
-        if (name == "record") return send(connection, request, api.write_record(request.body), "no-store");
+        if (name == "record")
+          return send(connection, request, api.write_record(request.body), "no-store");
         return send(connection, request, api.read_record(request.body), "no-store");
       }
     }
@@ -534,9 +539,8 @@ struct WebServer::Impl {
     for (size_t i = 0; i < assets.size(); ++i) {
       if (assets[i].path != path) continue;
       // Revalidated on every load, so a new binary's app is used at once.
-      std::vector<std::pair<std::string, std::string>> headers = {{"ETag", etags[i]},
-                                                                  {"Cache-Control", "no-cache"},
-                                                                  {"Accept-Ranges", "bytes"}};
+      std::vector<std::pair<std::string, std::string>> headers = {
+          {"ETag", etags[i]}, {"Cache-Control", "no-cache"}, {"Accept-Ranges", "bytes"}};
       if (header(connection, "If-None-Match") == etags[i])
         return answer(connection, request, 304, "", "", headers, true);
       const std::string_view data = assets[i].data;
@@ -544,7 +548,7 @@ struct WebServer::Impl {
       if (!range_header.empty()) {
         if (const auto range = single_range(range_header, data.size())) {
           headers.emplace_back("Content-Range", fmt::format("bytes {}-{}/{}", range->first,
-                                                             range->second, data.size()));
+                                                            range->second, data.size()));
           return answer(connection, request, 206,
                         data.substr(range->first, range->second - range->first + 1),
                         std::string(assets[i].mime), headers, true);
@@ -652,10 +656,10 @@ Expected<int> WebServer::bind() {
   const int port = address_of(reinterpret_cast<const sockaddr*>(&local)).second;
 
   Impl* impl = impl_.get();
-  MHD_AccessHandlerCallback on_request =
-      [](void* cls, MHD_Connection* connection, const char* url, const char* method,
-         const char* version, const char* upload_data, size_t* upload_data_size,
-         void** request) -> MHD_Result {
+  MHD_AccessHandlerCallback on_request = [](void* cls, MHD_Connection* connection, const char* url,
+                                            const char* method, const char* version,
+                                            const char* upload_data, size_t* upload_data_size,
+                                            void** request) -> MHD_Result {
     if (*request == nullptr) return MHD_NO;
     return static_cast<Impl*>(cls)->handle(connection, url, method, version, upload_data,
                                            upload_data_size, *static_cast<Request*>(*request));
@@ -683,10 +687,10 @@ Expected<int> WebServer::bind() {
       static_cast<unsigned>(std::max(1, o.max_connections)) + kSheddingConnections,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, kConnectionMemory,  //
       MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(std::max(1, o.keep_alive_seconds)),
-      MHD_OPTION_STRICT_FOR_CLIENT, 1,                            //
-      MHD_OPTION_URI_LOG_CALLBACK, request_started, impl,         //
-      MHD_OPTION_NOTIFY_COMPLETED, on_done, impl,                 //
-      MHD_OPTION_NOTIFY_CONNECTION, on_connection, impl,          //
+      MHD_OPTION_STRICT_FOR_CLIENT, 1,                     //
+      MHD_OPTION_URI_LOG_CALLBACK, request_started, impl,  //
+      MHD_OPTION_NOTIFY_COMPLETED, on_done, impl,          //
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, impl,   //
       MHD_OPTION_END);
   if (impl->daemon == nullptr) {
     ::close(fd);

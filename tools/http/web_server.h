@@ -43,12 +43,12 @@ constexpr size_t kMaxHeaders = 100;
 
 struct ServeOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;           // 0: any free port (bind() tells which)
-  std::string database_dir;  // empty: the default database directory
-  int threads = 0;           // compute workers; 0: all cores (solver/rules/thread_count.h)
-  int http_threads = 4;      // threads answering connections (each waits on many)
+  int port = 8080;            // 0: any free port (bind() tells which)
+  std::string database_dir;   // empty: the default database directory
+  int threads = 0;            // compute workers; 0: all cores (solver/rules/thread_count.h)
+  int http_threads = 4;       // threads answering connections (each waits on many)
   int max_connections = 512;  // open connections answered; beyond, 503
-  int queue = 0;             // compute jobs that may wait; 0: 8 per worker
+  int queue = 0;              // compute jobs that may wait; 0: 8 per worker
   size_t max_body_bytes = 64 * 1024;
   int keep_alive_seconds = 5;  // an idle connection is closed after this long
   // A request must arrive whole within this long of its connection's opening or of the previous

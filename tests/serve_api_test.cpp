@@ -1097,13 +1097,32 @@ TEST_F(ServeApi, PipelinedRequestsAreAnsweredInOrder) {
                                "POST /api/v1/record/parse HTTP/1.1\r\n" + host +
                                "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" +
                                "GET /api/v1/position?game=oware HTTP/1.1\r\n" + host + "\r\n"));
-  EXPECT_EQ(read_reply(fd).status, 200);
-  EXPECT_EQ(read_reply(fd).status, 404);
-  EXPECT_EQ(read_reply(fd).status, 400);
-  const RawReply last = read_reply(fd);
-  EXPECT_EQ(last.status, 200);
-  EXPECT_EQ(json::parse(last.body)["game"].get<std::string>().rfind("oware", 0), 0u) << last.body;
+  // The replies may come in one piece: the stream is read until the fourth is whole.
+  std::string stream;
+  std::vector<size_t> starts;
+  const auto fourth_is_whole = [&] {
+    if (starts.size() < 4) return false;
+    const size_t head_end = stream.find("\r\n\r\n", starts.back());
+    const size_t length = stream.find("Content-Length: ", starts.back());
+    return head_end != std::string::npos && length != std::string::npos && length < head_end &&
+           stream.size() >= head_end + 4 + std::stoul(stream.substr(length + 16));
+  };
+  char buffer[65536];
+  while (!fourth_is_whole()) {
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    stream.append(buffer, static_cast<size_t>(n));
+    starts.clear();
+    for (size_t at = stream.find("HTTP/1.1 "); at != std::string::npos;
+         at = stream.find("HTTP/1.1 ", at + 1))
+      starts.push_back(at);
+  }
   ::close(fd);
+  ASSERT_EQ(starts.size(), 4u) << stream;
+  std::vector<std::string> statuses;
+  for (size_t at : starts) statuses.push_back(stream.substr(at + 9, 3));
+  EXPECT_EQ(statuses, (std::vector<std::string>{"200", "404", "400", "200"}));
+  EXPECT_NE(stream.find("\"game\":\"oware", starts.back()), std::string::npos) << stream;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -245,14 +246,24 @@ struct Request {
   std::shared_ptr<Computation> computation;
 };
 
-// What is known of an open connection: when the request now arriving began to count, and
-// whether it has arrived whole (it is being answered).
+// What is known of an open connection (the library's per-connection pointer): its socket, the
+// address it came in on, when the request now arriving began to count, and whether it has
+// arrived whole (it is being answered). The connection's own thread writes `since` and
+// `answering` without a lock, so that no request waits for another thread (run() reads them).
 struct OpenConnection {
   int fd = -1;
-  Clock::time_point since;
-  bool answering = false;
-  bool cut = false;
+  std::string local_address;
+  int local_port = 0;
+  std::atomic<Clock::rep> since{0};
+  std::atomic<bool> answering{false};
+  bool cut = false;  // by run(), under the list's lock
 };
+
+OpenConnection* open_connection_of(MHD_Connection* connection) {
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != nullptr ? static_cast<OpenConnection*>(info->socket_context) : nullptr;
+}
 
 }  // namespace
 
@@ -335,14 +346,9 @@ struct WebServer::Impl {
           return MHD_YES;
         },
         &head);
-    const MHD_ConnectionInfo* info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info != nullptr) {
-      sockaddr_storage local{};
-      socklen_t size = sizeof local;
-      if (::getsockname(info->connect_fd, reinterpret_cast<sockaddr*>(&local), &size) == 0)
-        std::tie(head.local_address, head.local_port) =
-            address_of(reinterpret_cast<const sockaddr*>(&local));
+    if (const OpenConnection* open = open_connection_of(connection)) {
+      head.local_address = open->local_address;
+      head.local_port = open->local_port;
     }
     return head;
   }
@@ -370,30 +376,41 @@ struct WebServer::Impl {
 
   // ---- connections and their deadlines
 
-  void connection_opened(MHD_Connection* connection) {
+  OpenConnection* connection_opened(MHD_Connection* connection) {
     ++connections_accepted;
     ++open_connections;
+    auto open = std::make_unique<OpenConnection>();
     const MHD_ConnectionInfo* info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info != nullptr) {
+      open->fd = info->connect_fd;
+      sockaddr_storage local{};
+      socklen_t size = sizeof local;
+      if (::getsockname(open->fd, reinterpret_cast<sockaddr*>(&local), &size) == 0)
+        std::tie(open->local_address, open->local_port) =
+            address_of(reinterpret_cast<const sockaddr*>(&local));
+    }
+    open->since = Clock::now().time_since_epoch().count();
+    OpenConnection* pointer = open.get();
     std::lock_guard<std::mutex> lock(connections_mutex);
-    connections[connection] = {info != nullptr ? info->connect_fd : -1, Clock::now(), false, false};
+    connections.emplace(pointer, std::move(open));
+    return pointer;
   }
 
   // Called before the library closes the socket, so run() never shuts down a socket number
   // that another connection has taken since.
-  void connection_closed(MHD_Connection* connection) {
+  void connection_closed(OpenConnection* open) {
     --open_connections;
     std::lock_guard<std::mutex> lock(connections_mutex);
-    connections.erase(connection);
+    connections.erase(open);
   }
 
-  void set_answering(MHD_Connection* connection, bool answering) {
-    std::lock_guard<std::mutex> lock(connections_mutex);
-    auto it = connections.find(connection);
-    if (it == connections.end()) return;
-    it->second.answering = answering;
+  static void set_answering(MHD_Connection* connection, bool answering) {
+    OpenConnection* open = open_connection_of(connection);
+    if (open == nullptr) return;
     // The next request's time starts with the end of this one's answer.
-    if (!answering) it->second.since = Clock::now();
+    if (!answering) open->since = Clock::now().time_since_epoch().count();
+    open->answering = answering;
   }
 
   // Shuts down the socket of each connection whose request is late: the library sees the
@@ -402,10 +419,12 @@ struct WebServer::Impl {
     const auto limit = std::chrono::seconds(std::max(1, options.request_seconds));
     const Clock::time_point now = Clock::now();
     std::lock_guard<std::mutex> lock(connections_mutex);
-    for (auto& [connection, open] : connections) {
-      if (open.answering || open.cut || open.fd < 0 || now - open.since < limit) continue;
-      ::shutdown(open.fd, SHUT_RDWR);
-      open.cut = true;
+    for (const auto& [pointer, open] : connections) {
+      if (open->answering || open->cut || open->fd < 0 ||
+          now - Clock::time_point(Clock::duration(open->since.load())) < limit)
+        continue;
+      ::shutdown(open->fd, SHUT_RDWR);
+      open->cut = true;
       ++late_requests_cut;
     }
   }
@@ -588,7 +607,7 @@ struct WebServer::Impl {
   std::atomic<uint64_t> late_requests_cut{0};
 
   std::mutex connections_mutex;
-  std::unordered_map<MHD_Connection*, OpenConnection> connections;
+  std::unordered_map<OpenConnection*, std::unique_ptr<OpenConnection>> connections;
 
   std::mutex computations_mutex;
   std::vector<std::shared_ptr<Computation>> computations;  // under way, their connection suspended
@@ -669,13 +688,13 @@ Expected<int> WebServer::bind() {
     static_cast<Impl*>(cls)->request_done(connection, static_cast<Request*>(*request));
     *request = nullptr;
   };
-  MHD_NotifyConnectionCallback on_connection = [](void* cls, MHD_Connection* connection, void**,
-                                                  MHD_ConnectionNotificationCode code) {
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-      static_cast<Impl*>(cls)->connection_opened(connection);
-    else
-      static_cast<Impl*>(cls)->connection_closed(connection);
-  };
+  MHD_NotifyConnectionCallback on_connection =
+      [](void* cls, MHD_Connection* connection, void** open, MHD_ConnectionNotificationCode code) {
+        if (code == MHD_CONNECTION_NOTIFY_STARTED)
+          *open = static_cast<Impl*>(cls)->connection_opened(connection);
+        else
+          static_cast<Impl*>(cls)->connection_closed(static_cast<OpenConnection*>(*open));
+      };
   const unsigned pool = o.http_threads > 1 ? static_cast<unsigned>(o.http_threads) : 0;
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
   if (family == AF_INET6) flags |= MHD_USE_IPv6;

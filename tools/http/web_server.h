@@ -23,6 +23,9 @@
 // that is not application/json (415). A refused request is answered "Connection: close" and its
 // connection closed, since its unread body would otherwise be read as the next request. A Range
 // of several parts is ignored (the whole file is sent); one range of a web app file is served.
+// The library never expands a compressed body nor builds a multi-part reply, so those two checks
+// say why rather than prevent a cost. Left to a reverse proxy: TLS, and limits per client
+// address (one address may hold every connection until each is cut off).
 #pragma once
 
 #include <cstddef>

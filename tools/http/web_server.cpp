@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -598,7 +600,11 @@ struct WebServer::Impl {
   WorkQueue compute;
   std::vector<std::string> etags;  // of web_assets(), in order
   std::string retry_after;
-  MHD_Daemon* daemon = nullptr;
+  // One daemon per connection thread, each with its own epoll: run() accepts the connections
+  // and deals them out in turn, so that each thread has its share (the library's own thread
+  // pool lets whichever thread wakes first take a burst of them).
+  std::vector<MHD_Daemon*> daemons;
+  int listening = -1;
   int port = 0;
 
   std::atomic<uint64_t> busy_replies{0};
@@ -616,6 +622,7 @@ struct WebServer::Impl {
   std::mutex run_mutex;
   std::condition_variable run_changed;
   bool run_entered = false, run_finished = false, stop_requested = false;
+  std::atomic<bool> stopping_run{false};
 };
 
 namespace {
@@ -654,7 +661,7 @@ Expected<int> WebServer::bind() {
   int fd = -1;
   int family = AF_INET;
   for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
     if (fd < 0) continue;
     // SO_REUSEADDR, not SO_REUSEPORT, under which a second server on the same port would start
     // and silently share its connections.
@@ -695,61 +702,98 @@ Expected<int> WebServer::bind() {
         else
           static_cast<Impl*>(cls)->connection_closed(static_cast<OpenConnection*>(*open));
       };
-  const unsigned pool = o.http_threads > 1 ? static_cast<unsigned>(o.http_threads) : 0;
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                   MHD_USE_NO_LISTEN_SOCKET;
   if (family == AF_INET6) flags |= MHD_USE_IPv6;
-  impl->daemon = MHD_start_daemon(
-      flags, 0, nullptr, nullptr, on_request, impl,  //
-      MHD_OPTION_LISTEN_SOCKET, fd,                  //
-      MHD_OPTION_THREAD_POOL_SIZE, pool,             //
-      MHD_OPTION_CONNECTION_LIMIT,
-      static_cast<unsigned>(std::max(1, o.max_connections)) + kSheddingConnections,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, kConnectionMemory,  //
-      MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(std::max(1, o.keep_alive_seconds)),
-      MHD_OPTION_STRICT_FOR_CLIENT, 1,                     //
-      MHD_OPTION_URI_LOG_CALLBACK, request_started, impl,  //
-      MHD_OPTION_NOTIFY_COMPLETED, on_done, impl,          //
-      MHD_OPTION_NOTIFY_CONNECTION, on_connection, impl,   //
-      MHD_OPTION_END);
-  if (impl->daemon == nullptr) {
-    ::close(fd);
-    return Error{fmt::format("cannot start {} connection threads: the system gives no more threads",
-                             std::max(1, o.http_threads))};
+  for (int i = 0; i < std::max(1, o.http_threads); ++i) {
+    MHD_Daemon* daemon = MHD_start_daemon(
+        flags, 0, nullptr, nullptr, on_request, impl,  //
+        MHD_OPTION_CONNECTION_LIMIT,
+        static_cast<unsigned>(std::max(1, o.max_connections)) + kSheddingConnections,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, kConnectionMemory,  //
+        MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(std::max(1, o.keep_alive_seconds)),
+        MHD_OPTION_STRICT_FOR_CLIENT, 1,                     //
+        MHD_OPTION_URI_LOG_CALLBACK, request_started, impl,  //
+        MHD_OPTION_NOTIFY_COMPLETED, on_done, impl,          //
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, impl,   //
+        MHD_OPTION_END);
+    if (daemon == nullptr) {
+      for (MHD_Daemon* started : impl->daemons) MHD_stop_daemon(started);
+      impl->daemons.clear();
+      ::close(fd);
+      return Error{fmt::format(
+          "cannot start {} connection threads: the system gives no more threads or files",
+          std::max(1, o.http_threads))};
+    }
+    impl->daemons.push_back(daemon);
   }
+  impl->listening = fd;
   impl->port = port;
   return port;
 }
 
 void WebServer::run() {
-  std::unique_lock<std::mutex> lock(impl_->run_mutex);
-  impl_->run_entered = true;
-  impl_->run_changed.notify_all();
-  // Late requests are looked for a few times a second: a request is cut off at most a quarter
-  // of a second after its time.
-  while (!impl_->stop_requested) {
-    impl_->run_changed.wait_for(lock, std::chrono::milliseconds(250));
-    lock.unlock();
-    impl_->cut_late_requests();
-    lock.lock();
+  Impl& impl = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(impl.run_mutex);
+    if (impl.stop_requested || impl.daemons.empty()) {
+      impl.run_finished = impl.run_entered = true;
+      impl.run_changed.notify_all();
+      return;
+    }
+    impl.run_entered = true;
+    impl.run_changed.notify_all();
   }
-  impl_->run_finished = true;
-  impl_->run_changed.notify_all();
+  // Beyond this many open connections, new ones wait in the system's queue.
+  const uint64_t most =
+      static_cast<uint64_t>(std::max(1, impl.options.max_connections)) + kSheddingConnections;
+  size_t next = 0;
+  Clock::time_point swept = Clock::now();
+  while (!impl.stopping_run) {
+    // Late requests are looked for a few times a second: a request is cut off at most a quarter
+    // of a second after its time.
+    if (Clock::now() - swept >= std::chrono::milliseconds(250)) {
+      impl.cut_late_requests();
+      swept = Clock::now();
+    }
+    if (impl.open_connections.load() >= most) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    pollfd listening{impl.listening, POLLIN, 0};
+    if (::poll(&listening, 1, 100) <= 0) continue;
+    for (int taken = 0; taken < 64; ++taken) {
+      sockaddr_storage peer{};
+      socklen_t size = sizeof peer;
+      const int fd = ::accept4(impl.listening, reinterpret_cast<sockaddr*>(&peer), &size,
+                               SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) break;
+      // The library closes the socket when it cannot take it.
+      MHD_add_connection(impl.daemons[next++ % impl.daemons.size()], fd,
+                         reinterpret_cast<sockaddr*>(&peer), size);
+    }
+  }
+  std::lock_guard<std::mutex> lock(impl.run_mutex);
+  impl.run_finished = true;
+  impl.run_changed.notify_all();
 }
 
 void WebServer::stop() {
+  Impl& impl = *impl_;
   {
-    std::lock_guard<std::mutex> lock(impl_->run_mutex);
-    if (impl_->stop_requested && impl_->daemon == nullptr) return;
-    impl_->stop_requested = true;
-    impl_->run_changed.notify_all();
+    std::unique_lock<std::mutex> lock(impl.run_mutex);
+    impl.stop_requested = true;
+    impl.stopping_run = true;
+    // No connection is handed to a daemon being stopped.
+    impl.run_changed.wait(lock, [&] { return !impl.run_entered || impl.run_finished; });
   }
   // Computations under way are answered 503 now; their work, when it ends, finds its
   // connection resumed and drops its reply.
   std::vector<std::shared_ptr<Computation>> under_way;
   {
-    std::lock_guard<std::mutex> lock(impl_->computations_mutex);
-    impl_->stopping = true;
-    under_way.swap(impl_->computations);
+    std::lock_guard<std::mutex> lock(impl.computations_mutex);
+    impl.stopping = true;
+    under_way.swap(impl.computations);
   }
   for (const auto& computation : under_way) {
     std::lock_guard<std::mutex> lock(computation->mutex);
@@ -758,14 +802,12 @@ void WebServer::stop() {
     computation->reply.reset();
     MHD_resume_connection(computation->connection);
   }
-  if (impl_->daemon != nullptr) {
-    // Closes the listening socket and every connection, a client halfway through its request
-    // too, and joins the connection threads.
-    MHD_stop_daemon(impl_->daemon);
-    impl_->daemon = nullptr;
-  }
-  std::unique_lock<std::mutex> lock(impl_->run_mutex);
-  impl_->run_changed.wait(lock, [&] { return !impl_->run_entered || impl_->run_finished; });
+  // Closes every connection, a client halfway through its request too, and joins the
+  // connection threads.
+  for (MHD_Daemon* daemon : impl.daemons) MHD_stop_daemon(daemon);
+  impl.daemons.clear();
+  if (impl.listening >= 0) ::close(impl.listening);
+  impl.listening = -1;
 }
 
 bool WebServer::running() const {

@@ -73,10 +73,11 @@ class WebServer {
 
   // Opens the listening socket and starts the connection threads: the port it listens on, or why
   // not (the port is taken, the address is not this machine's, the system gives no more threads).
-  // Requests are answered from then on; run() enforces the time a request may take.
+  // Connections wait in the listening socket's queue until run() takes them.
   Expected<int> bind();
   // Serves until stop() (from another thread or a signal thread); call after bind(). The calling
-  // thread cuts off connections whose request is late (`request_seconds`).
+  // thread accepts the connections, deals them out to the connection threads in turn, and cuts
+  // off those whose request is late (`request_seconds`).
   void run();
   // Stops accepting, ends every open connection (a computation under way is answered 503) and
   // returns once run() has returned.

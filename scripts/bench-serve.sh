@@ -12,14 +12,20 @@
 # builds them) in DB (default $MANCALA_DB or ~/.local/share/mancala/db); the queries are 2000
 # random positions with 8 to 14 seeds on the board, half Kalah, half Oware.
 # Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [DB]
+# MANCALA_BINARY=path: that `mancala` is measured, nothing is installed nor built (to compare two
+# builds, each run alternately with the same tables).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-10}"
 connections="${2:-64}"
 db="${3:-${MANCALA_DB:-$HOME/.local/share/mancala/db}}"
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF
-mancala="$root/build/tools/mancala"
+if [ -n "${MANCALA_BINARY:-}" ]; then
+  mancala="$MANCALA_BINARY"
+else
+  "$root/scripts/install-deps.sh"
+  "$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=OFF
+  mancala="$root/build/tools/mancala"
+fi
 for game in kalah oware; do
   "$mancala" db build "$game" --max-seeds 14 --out "$db" --quiet >/dev/null
 done

@@ -13,19 +13,20 @@ case "${1:-}" in
     ;;
 esac
 # The command: a compiler, CMake and Ninja, fmt, zstd, xxHash (the plain tables' block checksums),
-# CLI11 (arguments); the web server: cpp-httplib and nlohmann-json.
+# CLI11 (arguments); the web server: libmicrohttpd and nlohmann-json.
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
-  libcpp-httplib-dev nlohmann-json3-dev)
+  libmicrohttpd-dev nlohmann-json3-dev)
 if [ "${1:-}" != --board ]; then
   # The distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its
   # tests and `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools,
-  # NumPy, pytest and pybind11; the tests GoogleTest. The manual pages are written from the
-  # command's --help by help2man.
-  packages+=(libgtest-dev libopenmpi-dev openmpi-bin python3-dev python3-pip python3-venv
-    python3-setuptools python3-wheel python3-numpy python3-pytest pybind11-dev python3-pybind11
-    help2man)
+  # NumPy, pytest and pybind11. The manual pages are written from the command's --help by
+  # help2man.
+  packages+=(libopenmpi-dev openmpi-bin python3-dev python3-pip python3-venv python3-setuptools
+    python3-wheel python3-numpy python3-pytest pybind11-dev python3-pybind11 help2man)
 fi
 if [ -z "${1:-}" ]; then
+  # The test suites: GoogleTest, and cpp-httplib as the HTTP client of the server's tests.
+  packages+=(libgtest-dev libcpp-httplib-dev)
   # The web board's browser tests: Debian's Chromium, Node.js and npm (for playwright-core), and
   # fonts for the Thai and Japanese pages (Hebrew is in DejaVu). The server's load test: wrk.
   packages+=(chromium fonts-tlwg-loma fonts-ipafont-gothic wrk)

@@ -44,7 +44,8 @@ TEST(CommandLine, WellFormedCommandLinesParse) {
            {"db", "build", "oware", "--max-seeds", "0", "--level", "22", "--block-size", "64"},
            {"db", "bench", "kalah", "-n", "1"},
            {"serve", "--port", "0", "--threads", "1", "--queue", "1", "--http-threads", "1",
-            "--move-seconds", "0.5", "--analyse-seconds", "1", "--max-body", "1024"},
+            "--max-connections", "1", "--request-seconds", "1", "--move-seconds", "0.5",
+            "--analyse-seconds", "1", "--max-body", "1024"},
            {"--help"},
            {"db", "stats", "--help"},
        })
@@ -108,6 +109,8 @@ TEST(CommandLine, EveryBadInputExitsTwoWithOneKindOfMessage) {
       {{"serve", "--threads", "100000"}, "--threads: at most"},
       {{"serve", "--queue", "0"}, "--queue: must be from 1"},
       {{"serve", "--http-threads", "100000"}, "--http-threads: must be from 1 to 4096"},
+      {{"serve", "--max-connections", "0"}, "--max-connections: must be from 1 to 100000"},
+      {{"serve", "--request-seconds", "3601"}, "--request-seconds: must be from 1 to 3600"},
       {{"serve", "--move-seconds", "inf"}, "--move-seconds: 'inf' is not a number"},
       {{"serve", "--analyse-seconds", "0"}, "--analyse-seconds: must be more than 0"},
       {{"serve", "--max-body", "18446744073709551616"}, "--max-body:"},

@@ -2,9 +2,12 @@
 // ephemeral loopback port, over small endgame tables (8 seeds) built for the suite, asked with
 // cpp-httplib's client. Every endpoint, every error status, a whole game of each game played
 // through the API, and the limits: bodies, request lines, a flood beyond the compute queue and
-// one beyond the connection threads; hostile requests, over raw sockets: ambiguous lengths,
+// one beyond the connection limit; hostile requests, over raw sockets: ambiguous lengths,
 // chunked and compressed bodies, many ranges, foreign hosts, cross-site POSTs, a client sending a
-// byte at a time while the server stops, and a system without threads to spare.
+// byte at a time while the server stops, and a system without threads to spare; slow clients
+// (many at once while a normal client is answered, one cut off when its request is late),
+// header floods, an endless request line, pipelined requests, with the memory of the server (in
+// this process) watched through them.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -18,6 +21,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -663,18 +667,20 @@ TEST_F(ServeApi, AmbiguousBodyLengthsAre400) {
   }
 }
 
-TEST_F(ServeApi, WhatFollowsARefusedRequestOnItsConnectionIsRefusedToo) {
+TEST_F(ServeApi, WhatFollowsARefusedRequestOnItsConnectionIsNotAnswered) {
   // The refused request's body, sent after the refusal, is a whole request: it must not be
-  // answered as one (a proxy in front took it for a body).
+  // answered as one (a proxy in front took it for a body). The connection is closed instead.
   const std::string inner =
       "GET /api/v1/games HTTP/1.1\r\n" + host_header(server_->port()) + "\r\n";
   const int fd = raw_connection(server_->port());
   ASSERT_TRUE(send_all(fd, "POST /api/v1/move HTTP/1.1\r\n" + host_header(server_->port()) +
                                "Content-Type: text/plain\r\nContent-Length: " +
                                std::to_string(inner.size()) + "\r\n\r\n"));
-  EXPECT_EQ(read_reply(fd).status, 415);
-  ASSERT_TRUE(send_all(fd, inner));
-  EXPECT_EQ(read_reply(fd).status, 400);
+  const RawReply refused = read_reply(fd);
+  EXPECT_EQ(refused.status, 415);
+  EXPECT_NE(refused.head.find("Connection: close"), std::string::npos) << refused.head;
+  send_all(fd, inner);  // may fail: the server has closed its end
+  EXPECT_EQ(read_reply(fd).status, 0);
   ::close(fd);
 }
 
@@ -937,33 +943,221 @@ std::string ask(int fd, const std::string& path) {
   return n > 0 ? std::string(reply, static_cast<size_t>(n)) : "";
 }
 
-TEST(ServeLimits, ConnectionsBeyondTheirQueueAreAnswered503) {
+TEST(ServeLimits, ConnectionsBeyondTheLimitAreAnswered503AndClosed) {
   ServeOptions o;
   o.database_dir = ::testing::TempDir() + "no_tables_here";
-  o.http_threads = 1;  // 1 thread, 4 connections may wait
+  o.http_threads = 1;
+  o.max_connections = 4;
   RunningServer running(o);
-  // The only connection thread is kept by an open keep-alive connection.
-  const int kept = raw_connection(running.port());
-  ASSERT_EQ(ask(kept, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
-  std::vector<int> waiting;
-  for (int i = 0; i < 4; ++i) waiting.push_back(raw_connection(running.port()));
-  // The queue is full once the server has taken all five connections (the kept one and four
-  // waiting): then the next connection is answered at once, and closed.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (running.server().connections_accepted() < 5 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ(running.server().connections_accepted(), 5u);
+  // Four keep-alive connections, each answered, stay open.
+  std::vector<int> kept;
+  for (int i = 0; i < 4; ++i) {
+    kept.push_back(raw_connection(running.port()));
+    EXPECT_EQ(ask(kept.back(), "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
+  }
   const int shed = raw_connection(running.port());
   const std::string reply = ask(shed, "/api/v1/games");
   EXPECT_EQ(reply.rfind("HTTP/1.1 503", 0), 0u) << reply;
   EXPECT_NE(reply.find("Retry-After"), std::string::npos);
+  EXPECT_NE(reply.find("Connection: close"), std::string::npos);
   ::close(shed);
-  // When the kept connection goes, the waiting ones are served in turn.
-  ::close(kept);
-  for (int fd : waiting) {
+  // When one goes, a new connection is answered again.
+  ::close(kept.back());
+  kept.pop_back();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::string again;
+  do {
+    const int fd = raw_connection(running.port());
+    again = ask(fd, "/api/v1/games");
+    ::close(fd);
+  } while (again.rfind("HTTP/1.1 200", 0) != 0 && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(again.rfind("HTTP/1.1 200", 0), 0u) << again;
+  for (int fd : kept) {
     EXPECT_EQ(ask(fd, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u);
     ::close(fd);
   }
+}
+
+// ------------------------------------------------------------------ slow and flooding clients
+
+// The resident memory of this process now (VmRSS), in kB.
+long memory_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// `count` connections that each send the start of a request, then a header byte every 200 ms
+// (each in time for any idle timeout), from one thread, until destroyed.
+class SlowClients {
+ public:
+  SlowClients(int port, int count) {
+    for (int i = 0; i < count; ++i) {
+      fds_.push_back(raw_connection(port, 1));
+      send_all(fds_.back(), "GET /api/v1/games HTTP/1.1\r\nX-Slow: ");
+    }
+    thread_ = std::thread([this] {
+      while (sending_) {
+        for (int fd : fds_) ::send(fd, "a", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    });
+  }
+  ~SlowClients() {
+    sending_ = false;
+    thread_.join();
+    for (int fd : fds_) ::close(fd);
+  }
+  // Connections the server has closed (a read gives its end, or an error).
+  int closed() const {
+    int n = 0;
+    for (int fd : fds_) {
+      char byte;
+      const ssize_t got = ::recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK);
+      if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) ++n;
+    }
+    return n;
+  }
+
+ private:
+  std::vector<int> fds_;
+  std::atomic<bool> sending_{true};
+  std::thread thread_;
+};
+
+TEST(ServeSlowClients, ANormalClientIsAnsweredAtOnceWhileManyTrickleTheirHeaders) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.http_threads = 2;  // with a thread per connection, 2 slow clients were enough to stop it
+  RunningServer running(o);
+  const long memory_before = memory_kb();
+  SlowClients slow(running.port(), 64);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto c = running.client();
+  for (int i = 0; i < 10; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = c->Get("/api/v1/games");
+    const auto took = std::chrono::steady_clock::now() - start;
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_LT(took, std::chrono::seconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // 64 connections cost their buffers, not threads nor more.
+  EXPECT_LT(memory_kb() - memory_before, 16 * 1024);
+  EXPECT_EQ(slow.closed(), 0);  // within their time, still waited for
+}
+
+TEST(ServeSlowClients, ARequestThatArrivesTooSlowlyIsCutOff) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.request_seconds = 1;
+  RunningServer running(o);
+  SlowClients slow(running.port(), 8);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (slow.closed() < 8 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(slow.closed(), 8);
+  EXPECT_EQ(running.server().late_requests_cut(), 8u);
+  // A request answered in time resets the clock of its connection: the next one has its own.
+  const int fd = raw_connection(running.port());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(ask(fd, "/api/v1/games").rfind("HTTP/1.1 200", 0), 0u) << i;
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  }
+  ::close(fd);
+}
+
+TEST(ServeSlowClients, StopEndsWithinTwoSecondsWithManySlowClients) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  auto running = std::make_unique<RunningServer>(o);
+  SlowClients slow(running->port(), 64);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  running.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+// Sends `piece` again and again after `start` (up to `limit` bytes, from another thread) while
+// the reply is read; the reply, or none when the server closed the connection without one.
+RawReply flood(int port, const std::string& start, const std::string& piece, size_t limit) {
+  const int fd = raw_connection(port, 5);
+  std::thread sender([&] {
+    if (!send_all(fd, start)) return;
+    for (size_t sent = 0; sent < limit && send_all(fd, piece); sent += piece.size()) {
+    }
+  });
+  RawReply reply = read_reply(fd);
+  ::shutdown(fd, SHUT_RDWR);
+  sender.join();
+  ::close(fd);
+  return reply;
+}
+
+TEST_F(ServeApi, AHeaderFloodIs431AndCostsNoMemory) {
+  const long peak_before = peak_memory_kb();
+  // 40 000 headers of 8 KB (320 MB) offered: refused once the connection's buffer is full.
+  const std::string start = "GET /api/v1/games HTTP/1.1\r\n" + host_header(server_->port());
+  const std::string header = "X-Flood: " + std::string(8 * 1024, 'a') + "\r\n";
+  const RawReply big = flood(server_->port(), start, header, 40000 * header.size());
+  EXPECT_TRUE(big.status == 431 || big.status == 0) << big.head;
+  // Many small ones: fewer bytes than the buffer, more headers than a request has.
+  const RawReply many = flood(server_->port(), start, "X-A: b\r\n", 40000 * 8);
+  EXPECT_TRUE(many.status == 431 || many.status == 0) << many.head;
+  std::string headers;
+  for (size_t i = 0; i <= kMaxHeaders; ++i) headers += "X-" + std::to_string(i) + ": b\r\n";
+  EXPECT_EQ(exchange(server_->port(), start + headers + "\r\n").status, 431);
+  EXPECT_LT(peak_memory_kb() - peak_before, 16 * 1024);
+  EXPECT_EQ(get("/api/v1/games")->status, 200);
+}
+
+TEST_F(ServeApi, AnEndlessRequestLineIsRefusedAndCostsNoMemory) {
+  const long peak_before = peak_memory_kb();
+  // 100 MiB of request line offered, no newline.
+  const RawReply reply =
+      flood(server_->port(), "GET /", std::string(64 * 1024, 'a'), size_t{100} << 20);
+  EXPECT_TRUE(reply.status == 414 || reply.status == 0) << reply.head;
+  EXPECT_LT(peak_memory_kb() - peak_before, 16 * 1024);
+  EXPECT_EQ(get("/api/v1/games")->status, 200);
+}
+
+TEST_F(ServeApi, PipelinedRequestsAreAnsweredInOrder) {
+  const std::string host = host_header(server_->port());
+  const int fd = raw_connection(server_->port());
+  ASSERT_TRUE(send_all(fd, "GET /api/v1/games HTTP/1.1\r\n" + host + "\r\n" +
+                               "GET /api/v1/nothing HTTP/1.1\r\n" + host + "\r\n" +
+                               "POST /api/v1/record/parse HTTP/1.1\r\n" + host +
+                               "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" +
+                               "GET /api/v1/position?game=oware HTTP/1.1\r\n" + host + "\r\n"));
+  // The replies may come in one piece: the stream is read until the fourth is whole.
+  std::string stream;
+  std::vector<size_t> starts;
+  const auto fourth_is_whole = [&] {
+    if (starts.size() < 4) return false;
+    const size_t head_end = stream.find("\r\n\r\n", starts.back());
+    const size_t length = stream.find("Content-Length: ", starts.back());
+    return head_end != std::string::npos && length != std::string::npos && length < head_end &&
+           stream.size() >= head_end + 4 + std::stoul(stream.substr(length + 16));
+  };
+  char buffer[65536];
+  while (!fourth_is_whole()) {
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    stream.append(buffer, static_cast<size_t>(n));
+    starts.clear();
+    for (size_t at = stream.find("HTTP/1.1 "); at != std::string::npos;
+         at = stream.find("HTTP/1.1 ", at + 1))
+      starts.push_back(at);
+  }
+  ::close(fd);
+  ASSERT_EQ(starts.size(), 4u) << stream;
+  std::vector<std::string> statuses;
+  for (size_t at : starts) statuses.push_back(stream.substr(at + 9, 3));
+  EXPECT_EQ(statuses, (std::vector<std::string>{"200", "404", "400", "200"}));
+  EXPECT_NE(stream.find("\"game\":\"oware", starts.back()), std::string::npos) << stream;
 }
 
 }  // namespace

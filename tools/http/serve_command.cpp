@@ -28,9 +28,11 @@ std::string url_of(const std::string& host, int port) {
   return fmt::format("http://{}:{}/", host, port);
 }
 
-// The most connection threads, waiting computations and body bytes the options accept: far
-// beyond what one machine serves, short of exhausting it.
+// The most connection threads, connections, waiting computations, body bytes and seconds the
+// options accept: far beyond what one machine serves, short of exhausting it.
 constexpr int kMaxHttpThreads = 4096;
+constexpr int kMaxConnections = 100000;
+constexpr int kMaxRequestSeconds = 3600;
 constexpr int kMaxQueue = 1000000;
 constexpr uint64_t kMaxBodyBytes = 64u << 20;
 
@@ -113,9 +115,18 @@ void add_serve_command(CLI::App& app) {
                   "8 per thread)")
       ->check(integer_in(1, kMaxQueue));
   cmd->add_option("--http-threads", o->http_threads,
-                  "Connections served at once; each open (keep-alive) connection holds one "
-                  "(default 128)")
+                  "Threads answering connections, each waiting on many at once; table look-ups "
+                  "and other quick requests are answered on them (default 4)")
       ->check(integer_in(1, kMaxHttpThreads));
+  cmd->add_option("--max-connections", o->max_connections,
+                  "Open connections answered; a request beyond gets 503 and its connection is "
+                  "closed (default 512; the open-file limit must allow as many)")
+      ->check(integer_in(1, kMaxConnections));
+  cmd->add_option("--request-seconds", o->request_seconds,
+                  "Longest a request may take to arrive whole (request line, headers, body), "
+                  "counted from the connection's opening or the previous answer; a slower client "
+                  "is disconnected (default 10)")
+      ->check(integer_in(1, kMaxRequestSeconds));
   cmd->add_option("--move-seconds", o->limits.move_seconds,
                   "Longest a computer move may think, level 6 included (default 2)")
       ->check(positive_seconds());

@@ -1,24 +1,31 @@
 #include "tools/http/web_server.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
-#include <filesystem>
-#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
-#include <httplib.h>
+#include <microhttpd.h>
 
 #include "solver/rules/thread_count.h"
 #include "tools/http/web_assets.h"
@@ -28,50 +35,13 @@ namespace mancala::web {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 constexpr const char* kJson = "application/json; charset=utf-8";
 constexpr int kComputeNice = 10;
-
-// Set on the thread that answers a connection which found every connection thread busy.
-thread_local bool t_shedding = false;
-// Set when a request of the connection being served was refused by its headers: its body was
-// not read, so what follows on the connection is not a request, and is refused too.
-thread_local bool t_refused = false;
-
-// The connection threads of the HTTP server: a fixed number, with a bounded queue of accepted
-// connections waiting for one. A connection beyond that queue is handed to a shedding thread
-// that answers its request 503 and closes it, instead of letting connections pile up.
-class ConnectionQueue : public httplib::TaskQueue {
- public:
-  ConnectionQueue(size_t threads, size_t max_waiting, std::atomic<uint64_t>& accepted)
-      : serving_(threads, max_waiting), shedding_(1, 4 * max_waiting), accepted_(accepted) {}
-
-  void enqueue(std::function<void()> connection) override {
-    ++accepted_;
-    std::function<void()> serve = [connection] {
-      t_refused = false;  // a new connection
-      connection();
-    };
-    if (serving_.try_post(serve)) return;
-    std::function<void()> shed = [connection = std::move(connection)] {
-      t_refused = false;
-      t_shedding = true;
-      connection();
-      t_shedding = false;
-    };
-    if (shedding_.try_post(shed)) return;
-    shed();  // a flood beyond both queues: answered on the accepting thread, which slows it
-  }
-
-  void shutdown() override {
-    serving_.shutdown();
-    shedding_.shutdown();
-  }
-
- private:
-  WorkQueue serving_;
-  WorkQueue shedding_;
-  std::atomic<uint64_t>& accepted_;
-};
+// Connections beyond `max_connections` that are still taken, to be answered 503; beyond these
+// the library stops accepting, and connections wait in the kernel's backlog.
+constexpr unsigned kSheddingConnections = 64;
 
 // A strong validator for a compiled-in file: FNV-1a of its bytes.
 std::string etag_of(std::string_view data) {
@@ -79,15 +49,6 @@ std::string etag_of(std::string_view data) {
   for (char c : data) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
   return fmt::format("\"{:016x}\"", h);
 }
-
-Params params_of(const httplib::Request& req) {
-  Params params;
-  for (const auto& [name, value] : req.params) params.emplace(name, value);  // first one wins
-  return params;
-}
-
-// ---- Requests refused by their headers. The library calls the pre-routing handler after the
-// headers and before the body, so a refusal reads no body at all.
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -117,6 +78,23 @@ std::string host_form(std::string_view address) {
   return std::string(address);
 }
 
+// The numeric address and port of a socket address.
+std::pair<std::string, int> address_of(const sockaddr* address) {
+  char text[INET6_ADDRSTRLEN] = "";
+  if (address == nullptr) return {"", 0};
+  if (address->sa_family == AF_INET) {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(address);
+    ::inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
+    return {text, ntohs(v4->sin_port)};
+  }
+  if (address->sa_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(address);
+    ::inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
+    return {text, ntohs(v6->sin6_port)};
+  }
+  return {"", 0};
+}
+
 // The media type of a Content-Type value, without its parameters, in lower case.
 std::string media_type(std::string_view content_type) {
   std::string_view type = content_type.substr(0, content_type.find(';'));
@@ -128,6 +106,28 @@ std::string media_type(std::string_view content_type) {
 std::string body_too_large(size_t max_body_bytes) {
   return "the request body is too large: at most " + std::to_string(max_body_bytes) + " bytes";
 }
+
+// What the checks made before the body read need of a request: its method, version, headers
+// (names in lower case, every one, repeated ones too) and the address it came in on.
+struct RequestHead {
+  std::string method;
+  std::string version;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string local_address;
+  int local_port = 0;
+
+  size_t count(std::string_view name) const {
+    return static_cast<size_t>(std::count_if(headers.begin(), headers.end(),
+                                             [&](const auto& h) { return h.first == name; }));
+  }
+  bool has(std::string_view name) const { return count(name) > 0; }
+  // The first value of the header; empty when there is none.
+  std::string value(std::string_view name) const {
+    for (const auto& [key, value] : headers)
+      if (key == name) return value;
+    return "";
+  }
+};
 
 struct Refusal {
   int status = 0;  // 0: accepted
@@ -142,15 +142,14 @@ struct HostNames {
   std::vector<std::string> allowed;
 };
 
-Refusal check_host(const httplib::Request& req, const HostNames& names) {
-  if (!req.has_header("Host")) {
+Refusal check_host(const RequestHead& req, const HostNames& names) {
+  if (!req.has("host")) {
     // HTTP/1.1 requires it; an HTTP/1.0 client may leave it out.
     if (req.version == "HTTP/1.0") return {};
     return {400, "the request has no Host header", "Host"};
   }
-  if (req.get_header_value_count("Host") > 1)
-    return {400, "the request has more than one Host header", "Host"};
-  const std::string host = lower(req.get_header_value("Host"));
+  if (req.count("host") > 1) return {400, "the request has more than one Host header", "Host"};
+  const std::string host = lower(req.value("host"));
   // "name", "name:port", "[v6]" or "[v6]:port".
   const size_t name_end = host.starts_with("[") ? host.find(']') + 1 : host.find(':');
   const std::string name = host.substr(0, std::min(name_end, host.size()));
@@ -158,84 +157,114 @@ Refusal check_host(const httplib::Request& req, const HostNames& names) {
   const bool has_port = !rest.empty();
   const bool port_ok = !has_port || (rest[0] == ':' && all_digits(rest.substr(1)));
   const bool ours = std::find(names.own.begin(), names.own.end(), name) != names.own.end() ||
-                    name == host_form(req.local_addr);
+                    name == host_form(req.local_address);
   const bool allowed =
       std::find(names.allowed.begin(), names.allowed.end(), name) != names.allowed.end();
   const bool our_port = !has_port || rest.substr(1) == std::to_string(req.local_port);
   if (port_ok && ((ours && our_port) || allowed)) return {};
   // A name this server does not know: a page of another site reaching it through DNS
   // rebinding, or a proxy the server was not told about.
-  return {421, "this server does not answer to the host '" + req.get_header_value("Host") + "'",
-          "Host"};
+  return {421, "this server does not answer to the host '" + req.value("host") + "'", "Host"};
 }
 
-Refusal check_request_headers(const httplib::Request& req, const HostNames& hosts,
+Refusal check_request_headers(const RequestHead& req, const HostNames& hosts,
                               size_t max_body_bytes) {
+  if (req.headers.size() > kMaxHeaders)
+    return {431, "more than " + std::to_string(kMaxHeaders) + " headers", ""};
   for (const auto& [name, value] : req.headers)
     if (!is_token(name)) return {400, "a header name that is not a token: '" + name + "'", ""};
   if (Refusal host = check_host(req, hosts); host.status != 0) return host;
-  const size_t lengths = req.get_header_value_count("Content-Length");
-  if (req.has_header("Transfer-Encoding")) {
+  const size_t lengths = req.count("content-length");
+  if (req.has("transfer-encoding")) {
     if (lengths > 0)
       return {400, "a request with both Content-Length and Transfer-Encoding", "Content-Length"};
-    // A chunked body would be read whole before its size could be checked.
+    // A chunked body's size is known only once it is read.
     return {411, "a request body must be sent with a Content-Length, not chunked",
             "Transfer-Encoding"};
   }
   if (lengths > 1) return {400, "more than one Content-Length header", "Content-Length"};
-  // For these methods the library reads a body without a length until the connection closes,
-  // into memory, with no limit.
+  // A body without a length would end only when the connection does.
   const bool takes_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" ||
                           req.method == "DELETE" || req.method == "PRI";
   if (lengths == 0 && takes_body)
     return {411, "a " + req.method + " request must have a Content-Length", "Content-Length"};
   if (lengths == 1) {
-    const std::string length = req.get_header_value("Content-Length");
-    // Digits only: the library would read "16abc" as 16, and a proxy in front may not.
+    const std::string length = req.value("content-length");
+    // Digits only: "16abc" read as 16 here may be read otherwise by a proxy in front.
     if (!all_digits(length) || length.size() > 19)
       return {400, "Content-Length '" + length + "' is not a number of bytes", "Content-Length"};
     if (std::stoull(length) > max_body_bytes) return {413, body_too_large(max_body_bytes), "body"};
   }
   // A small compressed body can stand for a huge one: none is accepted, so none is expanded.
-  if (req.has_header("Content-Encoding"))
+  if (req.has("content-encoding"))
     return {415, "compressed request bodies are not accepted (Content-Encoding)",
             "Content-Encoding"};
   // JSON only: a form or text/plain POST is what a page of another site can send without asking.
-  if (req.method == "POST" &&
-      media_type(req.get_header_value("Content-Type")) != "application/json")
+  if (req.method == "POST" && media_type(req.value("content-type")) != "application/json")
     return {415, "a POST body must be application/json", "Content-Type"};
   return {};
 }
 
-// Ends every connection this process has accepted on `port`: a socket bound to that port with a
-// peer. The library's connection threads wait for their client's next byte; a socket shut down
-// makes that read return at once.
-void shut_down_connections(int port) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
-    int fd = -1;
-    try {
-      fd = std::stoi(entry.path().filename().string());
-    } catch (const std::exception&) {
-      continue;
-    }
-    sockaddr_storage local{}, peer{};
-    socklen_t local_size = sizeof local, peer_size = sizeof peer;
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_size) != 0) continue;
-    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) continue;
-    int local_port = -1;
-    if (local.ss_family == AF_INET)
-      local_port = ntohs(reinterpret_cast<const sockaddr_in&>(local).sin_port);
-    else if (local.ss_family == AF_INET6)
-      local_port = ntohs(reinterpret_cast<const sockaddr_in6&>(local).sin6_port);
-    if (local_port == port) ::shutdown(fd, SHUT_RDWR);
+// The one range of a "bytes=first-last" Range header (either end may be left out), within a
+// file of `size` bytes; nothing for several ranges, or one that is not in the file (the whole
+// file is sent then, which a server may always do).
+std::optional<std::pair<size_t, size_t>> single_range(std::string_view header, size_t size) {
+  if (!header.starts_with("bytes=") || size == 0) return std::nullopt;
+  header.remove_prefix(6);
+  const size_t dash = header.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  const std::string_view first = header.substr(0, dash), last = header.substr(dash + 1);
+  if ((!first.empty() && !all_digits(first)) || (!last.empty() && !all_digits(last)) ||
+      (first.empty() && last.empty()) || first.size() > 18 || last.size() > 18)
+    return std::nullopt;
+  if (first.empty()) {  // the last N bytes
+    const size_t n = std::min<size_t>(std::stoull(std::string(last)), size);
+    if (n == 0) return std::nullopt;
+    return std::pair{size - n, size - 1};
   }
+  const size_t from = std::stoull(std::string(first));
+  const size_t to =
+      last.empty() ? size - 1 : std::min<size_t>(std::stoull(std::string(last)), size - 1);
+  if (from > to) return std::nullopt;
+  return std::pair{from, to};
 }
 
-void send(httplib::Response& res, const ApiReply& reply, const char* cache_control) {
-  res.status = reply.status;
-  res.set_content(json_output::dump(reply.body), kJson);
-  res.set_header("Cache-Control", reply.status == 200 ? cache_control : "no-store");
+// A computation on the compute pool for a suspended connection. Whoever resumes the connection
+// first (the computation when done, or stop()) sets `reply`; the other one leaves it alone.
+struct Computation {
+  std::mutex mutex;
+  MHD_Connection* connection = nullptr;
+  std::optional<ApiReply> reply;  // none: turned away (the queue was full, or the server stops)
+  bool resumed = false;
+};
+
+// One request, from its request line to its answer (the library's per-request pointer).
+struct Request {
+  std::string target;  // as sent: path and query
+  std::string method;
+  bool headers_checked = false;
+  std::string body;
+  int status = 0;  // of the answer, for the log
+  std::shared_ptr<Computation> computation;
+};
+
+// What is known of an open connection (the library's per-connection pointer): its socket, the
+// address it came in on, when the request now arriving began to count, and whether it has
+// arrived whole (it is being answered). The connection's own thread writes `since` and
+// `answering` without a lock, so that no request waits for another thread (run() reads them).
+struct OpenConnection {
+  int fd = -1;
+  std::string local_address;
+  int local_port = 0;
+  std::atomic<Clock::rep> since{0};
+  std::atomic<bool> answering{false};
+  bool cut = false;  // by run(), under the list's lock
+};
+
+OpenConnection* open_connection_of(MHD_Connection* connection) {
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != nullptr ? static_cast<OpenConnection*>(info->socket_context) : nullptr;
 }
 
 }  // namespace
@@ -253,213 +282,315 @@ struct WebServer::Impl {
     for (const WebAsset& asset : web_assets()) etags.push_back(etag_of(asset.data));
     hosts.own = {"localhost", "127.0.0.1", "[::1]", lower(host_form(o.host))};
     for (const std::string& name : o.allowed_hosts) hosts.allowed.push_back(lower(host_form(name)));
-    setup();
   }
 
-  void busy(httplib::Response& res) {
+  // ---- answers
+
+  // Queues an answer with the headers every answer has; `data` is copied unless `persistent`.
+  MHD_Result answer(MHD_Connection* connection, Request& request, int status, std::string_view data,
+                    const std::string& content_type,
+                    const std::vector<std::pair<std::string, std::string>>& headers,
+                    bool persistent = false) {
+    MHD_Response* response = MHD_create_response_from_buffer(
+        data.size(), const_cast<char*>(data.data()),
+        persistent ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_COPY);
+    if (response == nullptr) return MHD_NO;
+    if (!content_type.empty())
+      MHD_add_response_header(response, "Content-Type", content_type.c_str());
+    MHD_add_response_header(response, "Content-Security-Policy",
+                            "default-src 'self'; base-uri 'self'; form-action 'self'; "
+                            "frame-ancestors 'self'; object-src 'none'");
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
+    for (const auto& [name, value] : headers)
+      MHD_add_response_header(response, name.c_str(), value.c_str());
+    request.status = status;
+    const MHD_Result queued =
+        MHD_queue_response(connection, static_cast<unsigned>(status), response);
+    MHD_destroy_response(response);
+    return queued;
+  }
+
+  MHD_Result send(MHD_Connection* connection, Request& request, const ApiReply& reply,
+                  const char* cache_control) {
+    return answer(connection, request, reply.status, json_output::dump(reply.body), kJson,
+                  {{"Cache-Control", reply.status == 200 ? cache_control : "no-store"}});
+  }
+
+  MHD_Result error(MHD_Connection* connection, Request& request, int status,
+                   const std::string& message, const std::string& field = "",
+                   std::vector<std::pair<std::string, std::string>> headers = {}) {
+    headers.emplace_back("Cache-Control", "no-store");
+    return answer(connection, request, status,
+                  json_output::dump(WebApi::error(status, message, field).body), kJson, headers);
+  }
+
+  MHD_Result busy(MHD_Connection* connection, Request& request, bool close) {
     ++busy_replies;
-    res.status = 503;
-    res.set_header("Retry-After", retry_after);
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(json_output::dump(Json{{"error", "server busy"}}), kJson);
+    std::vector<std::pair<std::string, std::string>> headers = {{"Retry-After", retry_after},
+                                                                {"Cache-Control", "no-store"}};
+    if (close) headers.emplace_back("Connection", "close");
+    return answer(connection, request, 503, json_output::dump(Json{{"error", "server busy"}}),
+                  kJson, headers);
   }
 
-  // An answer now, or work for the compute pool; the connection thread waits for that work,
-  // which the time limits bound.
-  void run_plan(ApiPlan plan, httplib::Response& res) {
-    if (!plan.work) return send(res, plan.reply, "no-store");
-    auto promise = std::make_shared<std::promise<ApiReply>>();
-    std::future<ApiReply> result = promise->get_future();
-    std::function<void()> job = [promise, work = std::move(plan.work)] {
+  // ---- the request's parts
+
+  RequestHead head_of(MHD_Connection* connection, const char* method, const char* version) {
+    RequestHead head{method, version, {}, "", 0};
+    MHD_get_connection_values_n(
+        connection, MHD_HEADER_KIND,
+        [](void* cls, MHD_ValueKind, const char* key, size_t key_size, const char* value,
+           size_t value_size) {
+          static_cast<RequestHead*>(cls)->headers.emplace_back(
+              lower(std::string_view(key, key_size)),
+              value == nullptr ? std::string() : std::string(value, value_size));
+          return MHD_YES;
+        },
+        &head);
+    if (const OpenConnection* open = open_connection_of(connection)) {
+      head.local_address = open->local_address;
+      head.local_port = open->local_port;
+    }
+    return head;
+  }
+
+  static Params params_of(MHD_Connection* connection) {
+    Params params;
+    MHD_get_connection_values_n(
+        connection, MHD_GET_ARGUMENT_KIND,
+        [](void* cls, MHD_ValueKind, const char* key, size_t key_size, const char* value,
+           size_t value_size) {
+          // The first one wins.
+          static_cast<Params*>(cls)->emplace(
+              std::string(key, key_size),
+              value == nullptr ? std::string() : std::string(value, value_size));
+          return MHD_YES;
+        },
+        &params);
+    return params;
+  }
+
+  static std::string header(MHD_Connection* connection, const char* name) {
+    const char* value = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+    return value == nullptr ? std::string() : value;
+  }
+
+  // ---- connections and their deadlines
+
+  OpenConnection* connection_opened(MHD_Connection* connection) {
+    ++connections_accepted;
+    ++open_connections;
+    auto open = std::make_unique<OpenConnection>();
+    const MHD_ConnectionInfo* info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info != nullptr) {
+      open->fd = info->connect_fd;
+      sockaddr_storage local{};
+      socklen_t size = sizeof local;
+      if (::getsockname(open->fd, reinterpret_cast<sockaddr*>(&local), &size) == 0)
+        std::tie(open->local_address, open->local_port) =
+            address_of(reinterpret_cast<const sockaddr*>(&local));
+    }
+    open->since = Clock::now().time_since_epoch().count();
+    OpenConnection* pointer = open.get();
+    std::lock_guard<std::mutex> lock(connections_mutex);
+    connections.emplace(pointer, std::move(open));
+    return pointer;
+  }
+
+  // Called before the library closes the socket, so run() never shuts down a socket number
+  // that another connection has taken since.
+  void connection_closed(OpenConnection* open) {
+    --open_connections;
+    std::lock_guard<std::mutex> lock(connections_mutex);
+    connections.erase(open);
+  }
+
+  static void set_answering(MHD_Connection* connection, bool answering) {
+    OpenConnection* open = open_connection_of(connection);
+    if (open == nullptr) return;
+    // The next request's time starts with the end of this one's answer.
+    if (!answering) open->since = Clock::now().time_since_epoch().count();
+    open->answering = answering;
+  }
+
+  // Shuts down the socket of each connection whose request is late: the library sees the
+  // connection end, and closes it, on its own thread.
+  void cut_late_requests() {
+    const auto limit = std::chrono::seconds(std::max(1, options.request_seconds));
+    const Clock::time_point now = Clock::now();
+    std::lock_guard<std::mutex> lock(connections_mutex);
+    for (const auto& [pointer, open] : connections) {
+      if (open->answering || open->cut || open->fd < 0 ||
+          now - Clock::time_point(Clock::duration(open->since.load())) < limit)
+        continue;
+      ::shutdown(open->fd, SHUT_RDWR);
+      open->cut = true;
+      ++late_requests_cut;
+    }
+  }
+
+  // ---- requests
+
+  MHD_Result handle(MHD_Connection* connection, const char* url, const char* method,
+                    const char* version, const char* upload_data, size_t* upload_data_size,
+                    Request& request) {
+    if (!request.headers_checked) {
+      request.headers_checked = true;
+      request.method = method;
+      // More connections than the server answers: this one is turned away, the sooner to free
+      // its socket for the others.
+      if (open_connections.load() > static_cast<uint64_t>(std::max(1, options.max_connections)))
+        return busy(connection, request, true);
+      if (request.target.size() > kMaxTargetBytes)
+        return error(connection, request, 414,
+                     fmt::format("the request target is longer than {} bytes", kMaxTargetBytes), "",
+                     {{"Connection", "close"}});
+      const Refusal refusal = check_request_headers(head_of(connection, method, version), hosts,
+                                                    options.max_body_bytes);
+      // The body is not read: the library closes the connection after this answer.
+      if (refusal.status != 0)
+        return error(connection, request, refusal.status, refusal.message, refusal.field,
+                     {{"Connection", "close"}});
+      return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+      // Checked above: the Content-Length is at most max_body_bytes and the only length.
+      const size_t room =
+          options.max_body_bytes - std::min(options.max_body_bytes, request.body.size());
+      request.body.append(upload_data, std::min(room, *upload_data_size));
+      *upload_data_size = 0;
+      return MHD_YES;
+    }
+    if (request.computation) {  // resumed: its reply is there
+      std::optional<ApiReply> reply;
+      {
+        std::lock_guard<std::mutex> lock(request.computation->mutex);
+        reply = std::move(request.computation->reply);
+      }
+      if (!reply) return busy(connection, request, false);
+      return send(connection, request, *reply, "no-store");
+    }
+    set_answering(connection, true);
+    return route(connection, std::string_view(url), std::string_view(method), request);
+  }
+
+  // An answer now, or work for the compute pool while the connection is suspended.
+  MHD_Result run_plan(MHD_Connection* connection, Request& request, ApiPlan plan) {
+    if (!plan.work) return send(connection, request, plan.reply, "no-store");
+    auto computation = std::make_shared<Computation>();
+    computation->connection = connection;
+    request.computation = computation;
+    {
+      std::lock_guard<std::mutex> lock(computations_mutex);
+      if (stopping) return busy(connection, request, true);
+      computations.push_back(computation);
+    }
+    // Suspended before the work is queued, so that the work's resume cannot come first.
+    MHD_suspend_connection(connection);
+    std::function<void()> job = [this, computation, work = std::move(plan.work)] {
+      ApiReply reply;
       try {
-        promise->set_value(work());
-      } catch (...) {
-        promise->set_exception(std::current_exception());
-      }
-    };
-    if (!compute.try_post(job)) return busy(res);
-    send(res, result.get(), "no-store");
-  }
-
-  void method_not_allowed(const std::string& pattern, const char* allow) {
-    auto handler = [allow](const httplib::Request& req, httplib::Response& res) {
-      res.status = 405;
-      res.set_header("Allow", allow);
-      res.set_content(json_output::dump(Json{{"error", req.method + " is not allowed on " +
-                                                           req.path + " (use " + allow + ")"}}),
-                      kJson);
-    };
-    if (std::string(allow) == "POST")
-      server.Get(pattern, handler);
-    else
-      server.Post(pattern, handler);
-  }
-
-  void setup() {
-    using httplib::Request;
-    using httplib::Response;
-    // The queue is made by bind(), where a system that gives no more threads is an error to
-    // report; the library takes it when it starts listening.
-    server.new_task_queue = [this]() -> httplib::TaskQueue* {
-      if (!connection_queue) connection_queue.reset(make_connection_queue());
-      return connection_queue.release();
-    };
-    // SO_REUSEADDR, not the library's default SO_REUSEPORT, under which a second server on the
-    // same port would start and silently share its connections.
-    server.set_socket_options([this](socket_t sock) {
-      int yes = 1;
-      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-      listening_socket = sock;
-    });
-    server.set_tcp_nodelay(true);
-    server.set_keep_alive_max_count(100000);
-    server.set_keep_alive_timeout(std::max(1, options.keep_alive_seconds));
-    server.set_read_timeout(5, 0);
-    server.set_write_timeout(5, 0);
-    server.set_payload_max_length(options.max_body_bytes);
-    server.set_default_headers({
-        {"Content-Security-Policy",
-         "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'; "
-         "object-src 'none'"},
-        {"X-Content-Type-Options", "nosniff"},
-        {"Referrer-Policy", "no-referrer"},
-    });
-
-    server.set_pre_routing_handler([this](const Request& req, Response& res) {
-      // The library parsed a Range header into `ranges` before this handler and applies them to
-      // whatever reply follows: the request is its own (non-const) object, handed here as const.
-      auto& ranges = const_cast<Request&>(req).ranges;
-      if (t_shedding) {
-        ranges.clear();
-        busy(res);
-        res.set_header("Connection", "close");
-        return httplib::Server::HandlerResponse::Handled;
-      }
-      Refusal refusal = t_refused
-                            ? Refusal{400, "the connection is closing after a refused request", ""}
-                            : check_request_headers(req, hosts, options.max_body_bytes);
-      if (refusal.status != 0) {
-        ranges.clear();
-        t_refused = true;
-        res.status = refusal.status;
-        res.set_content(
-            json_output::dump(WebApi::error(refusal.status, refusal.message, refusal.field).body),
-            kJson);
-        res.set_header("Cache-Control", "no-store");
-        res.set_header("Connection", "close");
-        return httplib::Server::HandlerResponse::Handled;
-      }
-      // A Range of many parts turns a small request into a reply many times the file's size:
-      // only a single range is served; for more, the whole file.
-      if (ranges.size() > 1) ranges.clear();
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    // Statuses the library answers itself (no route, body or request line too long, a request
-    // it cannot parse) get a JSON body too; answers that have one keep it.
-    server.set_error_handler(
-        httplib::Server::HandlerWithResponse([this](const Request& req, Response& res) {
-          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-          std::string message, field;
-          switch (res.status) {
-            case 404:
-              message = "no such page: " + req.path;
-              break;
-            case 413:
-              message = body_too_large(options.max_body_bytes);
-              field = "body";
-              break;
-            case 414:
-              message = "the request line is longer than 8192 bytes";
-              break;
-            default:
-              message = "bad request (HTTP status " + std::to_string(res.status) + ")";
-          }
-          res.set_content(json_output::dump(WebApi::error(res.status, message, field).body), kJson);
-          res.set_header("Cache-Control", "no-store");
-          return httplib::Server::HandlerResponse::Handled;
-        }));
-    server.set_exception_handler([](const Request&, Response& res, std::exception_ptr error) {
-      std::string what = "unknown error";
-      try {
-        std::rethrow_exception(error);
+        reply = work();
       } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
+        reply = {500, Json{{"error", std::string("internal error: ") + e.what()}}};
       }
-      res.status = 500;
-      res.set_content(json_output::dump(Json{{"error", "internal error: " + what}}), kJson);
-    });
-    if (options.log)
-      server.set_logger([](const Request& req, const Response& res) {
-        std::fprintf(stderr, "%s %s %s %d\n", req.remote_addr.c_str(), req.method.c_str(),
-                     req.target.c_str(), res.status);
-      });
-
-    // Cheap requests: answered on the connection thread. Answers that depend only on the
-    // request may be cached; table values only for a while (tables can be extended).
-    server.Get("/api/v1/games",
-               [this](const Request&, Response& res) { send(res, api.games(), "no-cache"); });
-    server.Get("/api/v1/position", [this](const Request& req, Response& res) {
-      send(res, api.position(params_of(req)), "public, max-age=86400");
-    });
-    server.Get("/api/v1/tables", [this](const Request& req, Response& res) {
-      send(res, api.tables(params_of(req)), "public, max-age=3600");
-    });
-    server.Post("/api/v1/record", [this](const Request& req, Response& res) {
-      send(res, api.write_record(req.body), "no-store");
-    });
-    server.Post("/api/v1/record/parse", [this](const Request& req, Response& res) {
-      send(res, api.read_record(req.body), "no-store");
-    });
-    // Thinking: on the compute pool.
-    server.Post("/api/v1/move",
-                [this](const Request& req, Response& res) { run_plan(api.move(req.body), res); });
-    server.Get("/api/v1/analyse", [this](const Request& req, Response& res) {
-      run_plan(api.analyse(params_of(req)), res);
-    });
-    for (const char* path :
-         {"/api/v1/games", "/api/v1/position", "/api/v1/tables", "/api/v1/analyse"})
-      method_not_allowed(path, "GET");
-    for (const char* path : {"/api/v1/move", "/api/v1/record", "/api/v1/record/parse"})
-      method_not_allowed(path, "POST");
-
-    // The web app, from the compiled-in files.
-    server.Get("/.*", [this](const Request& req, Response& res) {
-      const std::string path = req.path == "/" ? "/index.html" : req.path;
-      const std::span<const WebAsset> assets = web_assets();
-      for (size_t i = 0; i < assets.size(); ++i) {
-        if (assets[i].path != path) continue;
-        res.set_header("ETag", etags[i]);
-        // Revalidated on every load, so a new binary's app is used at once.
-        res.set_header("Cache-Control", "no-cache");
-        if (req.get_header_value("If-None-Match") == etags[i]) {
-          res.status = 304;
-          return;
-        }
-        res.set_content(std::string(assets[i].data), std::string(assets[i].mime).c_str());
-        return;
-      }
-      res.status = 404;
-      res.set_content(json_output::dump(Json{{"error", "no such page: " + req.path}}), kJson);
-    });
-    const auto not_allowed = [](const Request& req, Response& res) {
-      res.status = 405;
-      res.set_header("Allow", "GET, HEAD, POST");
-      res.set_content(json_output::dump(Json{{"error", req.method + " is not allowed"}}), kJson);
+      finish(*computation, std::move(reply));
     };
-    server.Put("/.*", not_allowed);
-    server.Patch("/.*", not_allowed);
-    server.Delete("/.*", not_allowed);
-    server.Options("/.*", not_allowed);
-    server.Post("/.*", [](const Request& req, Response& res) {
-      res.status = 404;
-      res.set_content(json_output::dump(Json{{"error", "no such page: " + req.path}}), kJson);
-    });
+    if (!compute.try_post(job)) finish(*computation, std::nullopt);
+    return MHD_YES;
   }
 
-  ConnectionQueue* make_connection_queue() {
-    const size_t threads = static_cast<size_t>(std::max(1, options.http_threads));
-    return new ConnectionQueue(threads, 4 * threads, connections_accepted);
+  void finish(Computation& computation, std::optional<ApiReply> reply) {
+    {
+      std::lock_guard<std::mutex> lock(computation.mutex);
+      if (computation.resumed) return;
+      computation.resumed = true;
+      computation.reply = std::move(reply);
+      MHD_resume_connection(computation.connection);
+    }
+    std::lock_guard<std::mutex> lock(computations_mutex);
+    std::erase_if(computations, [&](const auto& c) { return c.get() == &computation; });
+  }
+
+  MHD_Result route(MHD_Connection* connection, std::string_view path, std::string_view method,
+                   Request& request) {
+    const bool get = method == "GET" || method == "HEAD";
+    const bool post = method == "POST";
+    const auto not_allowed = [&](const char* allow) {
+      return error(
+          connection, request, 405,
+          std::string(method) + " is not allowed on " + std::string(path) + " (use " + allow + ")",
+          "", {{"Allow", allow}});
+    };
+    if (path.starts_with("/api/v1/")) {
+      const std::string_view name = path.substr(8);
+      // Cheap requests: answered on the connection thread. Answers that depend only on the
+      // request may be cached; table values only for a while (tables can be extended).
+      if (name == "games" || name == "position" || name == "tables" || name == "analyse") {
+        if (!get) return not_allowed("GET");
+        if (name == "games") return send(connection, request, api.games(), "no-cache");
+        const Params params = params_of(connection);
+        if (name == "position")
+          return send(connection, request, api.position(params), "public, max-age=86400");
+        if (name == "tables")
+          return send(connection, request, api.tables(params), "public, max-age=3600");
+        return run_plan(connection, request, api.analyse(params));  // thinking: compute pool
+      }
+      if (name == "move" || name == "record" || name == "record/parse") {
+        if (!post) return not_allowed("POST");
+        if (name == "move") return run_plan(connection, request, api.move(request.body));
+        if (name == "record")
+          return send(connection, request, api.write_record(request.body), "no-store");
+        return send(connection, request, api.read_record(request.body), "no-store");
+      }
+    }
+    if (!get && !post)
+      return error(connection, request, 405, std::string(method) + " is not allowed", "",
+                   {{"Allow", "GET, HEAD, POST"}});
+    if (get) return web_app_file(connection, path, request);
+    return error(connection, request, 404, "no such page: " + std::string(path));
+  }
+
+  // The web app, from the compiled-in files.
+  MHD_Result web_app_file(MHD_Connection* connection, std::string_view url, Request& request) {
+    const std::string_view path = url == "/" ? "/index.html" : url;
+    const std::span<const WebAsset> assets = web_assets();
+    for (size_t i = 0; i < assets.size(); ++i) {
+      if (assets[i].path != path) continue;
+      // Revalidated on every load, so a new binary's app is used at once.
+      std::vector<std::pair<std::string, std::string>> headers = {
+          {"ETag", etags[i]}, {"Cache-Control", "no-cache"}, {"Accept-Ranges", "bytes"}};
+      if (header(connection, "If-None-Match") == etags[i])
+        return answer(connection, request, 304, "", "", headers, true);
+      const std::string_view data = assets[i].data;
+      const std::string range_header = header(connection, "Range");
+      if (!range_header.empty()) {
+        if (const auto range = single_range(range_header, data.size())) {
+          headers.emplace_back("Content-Range", fmt::format("bytes {}-{}/{}", range->first,
+                                                            range->second, data.size()));
+          return answer(connection, request, 206,
+                        data.substr(range->first, range->second - range->first + 1),
+                        std::string(assets[i].mime), headers, true);
+        }
+      }
+      return answer(connection, request, 200, data, std::string(assets[i].mime), headers, true);
+    }
+    return error(connection, request, 404, "no such page: " + std::string(url));
+  }
+
+  void request_done(MHD_Connection* connection, Request* request) {
+    if (request == nullptr) return;
+    if (options.log && request->status != 0) {
+      const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+      std::fprintf(stderr, "%s %s %s %d\n",
+                   address_of(info != nullptr ? info->client_addr : nullptr).first.c_str(),
+                   request->method.c_str(), request->target.c_str(), request->status);
+    }
+    set_answering(connection, false);
+    delete request;
   }
 
   ServeOptions options;
@@ -467,16 +598,45 @@ struct WebServer::Impl {
   WebApi api;
   size_t workers;
   WorkQueue compute;
-  httplib::Server server;
   std::vector<std::string> etags;  // of web_assets(), in order
   std::string retry_after;
+  // One daemon per connection thread, each with its own epoll: run() accepts the connections
+  // and deals them out in turn, so that each thread has its share (the library's own thread
+  // pool lets whichever thread wakes first take a burst of them).
+  std::vector<MHD_Daemon*> daemons;
+  int listening = -1;
+  int port = 0;
+
   std::atomic<uint64_t> busy_replies{0};
   std::atomic<uint64_t> connections_accepted{0};
-  std::atomic<socket_t> listening_socket{INVALID_SOCKET};
-  std::unique_ptr<httplib::TaskQueue> connection_queue;  // made by bind(), taken by the library
-  int port = 0;
-  std::atomic<bool> run_entered{false}, run_finished{false}, stop_requested{false};
+  std::atomic<uint64_t> open_connections{0};
+  std::atomic<uint64_t> late_requests_cut{0};
+
+  std::mutex connections_mutex;
+  std::unordered_map<OpenConnection*, std::unique_ptr<OpenConnection>> connections;
+
+  std::mutex computations_mutex;
+  std::vector<std::shared_ptr<Computation>> computations;  // under way, their connection suspended
+  bool stopping = false;
+
+  std::mutex run_mutex;
+  std::condition_variable run_changed;
+  bool run_entered = false, run_finished = false, stop_requested = false;
+  std::atomic<bool> stopping_run{false};
 };
+
+namespace {
+
+// The library's callbacks, each with the server as its first argument.
+
+void* request_started(void* cls, const char* uri, MHD_Connection*) {
+  (void)cls;
+  auto* request = new Request;
+  request->target = uri == nullptr ? "" : uri;
+  return request;
+}
+
+}  // namespace
 
 WebServer::WebServer(const ServeOptions& options) : impl_(std::make_unique<Impl>(options)) {}
 
@@ -487,53 +647,172 @@ WebServer::~WebServer() {
 
 Expected<int> WebServer::bind() {
   const ServeOptions& o = impl_->options;
-  int port = o.port;
-  if (o.port == 0)
-    port = impl_->server.bind_to_any_port(o.host);
-  else if (!impl_->server.bind_to_port(o.host, o.port))
-    port = -1;
-  if (port <= 0)
-    return Error{
-        fmt::format("cannot listen on {} port {}: the port is in use, or {} is not an "
-                    "address of this machine",
-                    o.host, o.port, o.host)};
-  // The library listens with a backlog of 5; a burst of connections (a browser, a load test)
-  // would have SYNs dropped and retried a second later. Listening again raises it.
-  if (impl_->listening_socket != INVALID_SOCKET) ::listen(impl_->listening_socket, SOMAXCONN);
-  try {
-    impl_->connection_queue.reset(impl_->make_connection_queue());
-  } catch (const std::system_error& e) {
-    return Error{fmt::format("cannot start {} connection threads: {}", o.http_threads, e.what())};
+  const std::string cannot_listen = fmt::format(
+      "cannot listen on {} port {}: the port is in use, or {} is not an address of this machine",
+      o.host, o.port, o.host);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(o.host.c_str(), std::to_string(o.port).c_str(), &hints, &found) != 0 ||
+      found == nullptr)
+    return Error{cannot_listen};
+  int fd = -1;
+  int family = AF_INET;
+  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
+    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    if (fd < 0) continue;
+    // SO_REUSEADDR, not SO_REUSEPORT, under which a second server on the same port would start
+    // and silently share its connections.
+    int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
+      ::close(fd);
+      fd = -1;
+      continue;
+    }
+    family = a->ai_family;
   }
-  impl_->port = port;
+  ::freeaddrinfo(found);
+  if (fd < 0) return Error{cannot_listen};
+  sockaddr_storage local{};
+  socklen_t size = sizeof local;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &size);
+  const int port = address_of(reinterpret_cast<const sockaddr*>(&local)).second;
+
+  Impl* impl = impl_.get();
+  MHD_AccessHandlerCallback on_request = [](void* cls, MHD_Connection* connection, const char* url,
+                                            const char* method, const char* version,
+                                            const char* upload_data, size_t* upload_data_size,
+                                            void** request) -> MHD_Result {
+    if (*request == nullptr) return MHD_NO;
+    return static_cast<Impl*>(cls)->handle(connection, url, method, version, upload_data,
+                                           upload_data_size, *static_cast<Request*>(*request));
+  };
+  MHD_RequestCompletedCallback on_done = [](void* cls, MHD_Connection* connection, void** request,
+                                            MHD_RequestTerminationCode) {
+    static_cast<Impl*>(cls)->request_done(connection, static_cast<Request*>(*request));
+    *request = nullptr;
+  };
+  MHD_NotifyConnectionCallback on_connection =
+      [](void* cls, MHD_Connection* connection, void** open, MHD_ConnectionNotificationCode code) {
+        if (code == MHD_CONNECTION_NOTIFY_STARTED)
+          *open = static_cast<Impl*>(cls)->connection_opened(connection);
+        else
+          static_cast<Impl*>(cls)->connection_closed(static_cast<OpenConnection*>(*open));
+      };
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                   MHD_USE_NO_LISTEN_SOCKET;
+  if (family == AF_INET6) flags |= MHD_USE_IPv6;
+  for (int i = 0; i < std::max(1, o.http_threads); ++i) {
+    MHD_Daemon* daemon = MHD_start_daemon(
+        flags, 0, nullptr, nullptr, on_request, impl,  //
+        MHD_OPTION_CONNECTION_LIMIT,
+        static_cast<unsigned>(std::max(1, o.max_connections)) + kSheddingConnections,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, kConnectionMemory,  //
+        MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(std::max(1, o.keep_alive_seconds)),
+        MHD_OPTION_STRICT_FOR_CLIENT, 1,                     //
+        MHD_OPTION_URI_LOG_CALLBACK, request_started, impl,  //
+        MHD_OPTION_NOTIFY_COMPLETED, on_done, impl,          //
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, impl,   //
+        MHD_OPTION_END);
+    if (daemon == nullptr) {
+      for (MHD_Daemon* started : impl->daemons) MHD_stop_daemon(started);
+      impl->daemons.clear();
+      ::close(fd);
+      return Error{fmt::format(
+          "cannot start {} connection threads: the system gives no more threads or files",
+          std::max(1, o.http_threads))};
+    }
+    impl->daemons.push_back(daemon);
+  }
+  impl->listening = fd;
+  impl->port = port;
   return port;
 }
 
-// The library ignores stop() until its accept loop runs, so a stop() that comes first is
-// remembered: run() then returns at once, or stop() waits for the loop to start.
 void WebServer::run() {
-  impl_->run_entered = true;
-  if (!impl_->stop_requested) impl_->server.listen_after_bind();
-  impl_->run_finished = true;
+  Impl& impl = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(impl.run_mutex);
+    if (impl.stop_requested || impl.daemons.empty()) {
+      impl.run_finished = impl.run_entered = true;
+      impl.run_changed.notify_all();
+      return;
+    }
+    impl.run_entered = true;
+    impl.run_changed.notify_all();
+  }
+  // Beyond this many open connections, new ones wait in the system's queue.
+  const uint64_t most =
+      static_cast<uint64_t>(std::max(1, impl.options.max_connections)) + kSheddingConnections;
+  size_t next = 0;
+  Clock::time_point swept = Clock::now();
+  while (!impl.stopping_run) {
+    // Late requests are looked for a few times a second: a request is cut off at most a quarter
+    // of a second after its time.
+    if (Clock::now() - swept >= std::chrono::milliseconds(250)) {
+      impl.cut_late_requests();
+      swept = Clock::now();
+    }
+    if (impl.open_connections.load() >= most) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    pollfd listening{impl.listening, POLLIN, 0};
+    if (::poll(&listening, 1, 100) <= 0) continue;
+    for (int taken = 0; taken < 64; ++taken) {
+      sockaddr_storage peer{};
+      socklen_t size = sizeof peer;
+      const int fd = ::accept4(impl.listening, reinterpret_cast<sockaddr*>(&peer), &size,
+                               SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) break;
+      // The library closes the socket when it cannot take it.
+      MHD_add_connection(impl.daemons[next++ % impl.daemons.size()], fd,
+                         reinterpret_cast<sockaddr*>(&peer), size);
+    }
+  }
+  std::lock_guard<std::mutex> lock(impl.run_mutex);
+  impl.run_finished = true;
+  impl.run_changed.notify_all();
 }
 
 void WebServer::stop() {
-  impl_->stop_requested = true;
-  while (impl_->run_entered && !impl_->run_finished && !impl_->server.is_running())
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  impl_->server.stop();
-  // The library's connection threads only look at the stop between requests: a client in the
-  // middle of one (or one sending a byte a second) keeps its thread, and run() waits for every
-  // thread. Its connection is ended, again while run() waits, since a connection accepted just
-  // before the stop may start only now.
-  while (impl_->run_entered && !impl_->run_finished) {
-    if (impl_->port > 0) shut_down_connections(impl_->port);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  Impl& impl = *impl_;
+  {
+    std::unique_lock<std::mutex> lock(impl.run_mutex);
+    impl.stop_requested = true;
+    impl.stopping_run = true;
+    // No connection is handed to a daemon being stopped.
+    impl.run_changed.wait(lock, [&] { return !impl.run_entered || impl.run_finished; });
   }
+  // Computations under way are answered 503 now; their work, when it ends, finds its
+  // connection resumed and drops its reply.
+  std::vector<std::shared_ptr<Computation>> under_way;
+  {
+    std::lock_guard<std::mutex> lock(impl.computations_mutex);
+    impl.stopping = true;
+    under_way.swap(impl.computations);
+  }
+  for (const auto& computation : under_way) {
+    std::lock_guard<std::mutex> lock(computation->mutex);
+    if (computation->resumed) continue;
+    computation->resumed = true;
+    computation->reply.reset();
+    MHD_resume_connection(computation->connection);
+  }
+  // Closes every connection, a client halfway through its request too, and joins the
+  // connection threads.
+  for (MHD_Daemon* daemon : impl.daemons) MHD_stop_daemon(daemon);
+  impl.daemons.clear();
+  if (impl.listening >= 0) ::close(impl.listening);
+  impl.listening = -1;
 }
 
 bool WebServer::running() const {
-  return impl_->server.is_running();
+  std::lock_guard<std::mutex> lock(impl_->run_mutex);
+  return impl_->run_entered && !impl_->run_finished;
 }
 
 const WebApi& WebServer::api() const {
@@ -546,6 +825,10 @@ uint64_t WebServer::busy_replies() const {
 
 uint64_t WebServer::connections_accepted() const {
   return impl_->connections_accepted.load();
+}
+
+uint64_t WebServer::late_requests_cut() const {
+  return impl_->late_requests_cut.load();
 }
 
 }  // namespace mancala::web

@@ -1160,5 +1160,35 @@ TEST_F(ServeApi, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_NE(stream.find("\"game\":\"oware", starts.back()), std::string::npos) << stream;
 }
 
+// Issue 25: the web board drops the analyses of positions it has left; the server then ends the
+// work they started, instead of searching on for nobody (a client that closes its connection
+// while its analysis runs frees the compute pool within one move's share of the budget).
+TEST_F(ServeApi, AnAnalysisWhoseClientHasGoneEndsEarly) {
+  ServeOptions o = options();
+  o.threads = 1;
+  o.limits.analyse_seconds = 3;
+  RunningServer one_worker(o);
+  const uint64_t before = one_worker.server().abandoned_computations();
+  const int fd = raw_connection(one_worker.port());
+  ASSERT_TRUE(send_all(fd, "GET /api/v1/analyse?game=kalah&time=3 HTTP/1.1\r\n" +
+                               host_header(one_worker.port()) + "\r\n"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::close(fd);
+  // Six moves share 3 s: the analysis stops before its next move, about half a second on.
+  const auto start = std::chrono::steady_clock::now();
+  while (one_worker.server().abandoned_computations() == before &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(one_worker.server().abandoned_computations(), before + 1);
+  EXPECT_LT(waited, 2.0) << "the abandoned analysis ran on";
+  // The pool is free: the next analysis is answered, whole.
+  const auto r = one_worker.client()->Get("/api/v1/analyse?game=kalah&time=0.3");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(body_of(r)["moves"].size(), 6u);
+}
+
 }  // namespace
 }  // namespace mancala::web

@@ -332,7 +332,8 @@ ApiPlan WebApi::move(const std::string& body_text) const {
     std::shared_ptr<const db::TableValues> tables =
         level >= 6 ? tables_for(r->game.rules()) : nullptr;
     options.endgame = tables.get();
-    auto work = [r, options, tables]() {
+    // A move thinks for move_seconds at most: it runs to the end even for a client gone.
+    auto work = [r, options, tables](const Abandoned&) {
       Player player(r->game.rules(), options);
       Thinking thinking;
       const Position root = r->game.position();
@@ -349,7 +350,7 @@ ApiPlan WebApi::move(const std::string& body_text) const {
                      json_output::thinking_json(after.rules(), root, options.level, thinking)}}};
     };
     // Random and greedy moves cost microseconds: answered at once.
-    if (level <= 2) return ApiPlan{work(), {}};
+    if (level <= 2) return ApiPlan{work({}), {}};
     return ApiPlan{{}, work};
   });
 }
@@ -373,11 +374,16 @@ ApiPlan WebApi::analyse(const Params& params) const {
     auto r = std::make_shared<Replay>(request_game(params, limits_.max_moves));
     require_not_over(*r, !param(params, "moves").empty());
     const std::shared_ptr<const db::TableValues> tables = tables_for(r->game.rules());
-    auto work = [r, tables, limits]() {
+    auto work = [r, tables, limits](const Abandoned& abandoned) mutable {
+      limits.abandoned = abandoned;
       const Rules& rules = r->game.rules();
       const Position p = r->game.position();
-      return ApiReply{200, json_output::analysis_json(
-                               rules, p, service::analyse(rules, p, limits, tables.get()))};
+      const service::Analysis analysis = service::analyse(rules, p, limits, tables.get());
+      // Some moves are missing: not an answer (only a client that closed its half of the
+      // connection could still read it).
+      if (analysis.abandoned)
+        return error(503, "the analysis was stopped: the client closed its connection");
+      return ApiReply{200, json_output::analysis_json(rules, p, analysis)};
     };
     return ApiPlan{{}, work};
   });

@@ -36,10 +36,13 @@ struct ApiReply {
   Json body;
 };
 
+// Whether the client that asked has gone (its connection closed): work may end early then.
+using Abandoned = std::function<bool()>;
+
 // What a request comes to: a reply now, or `work` that makes the reply, for a compute worker.
 struct ApiPlan {
   ApiReply reply;
-  std::function<ApiReply()> work;
+  std::function<ApiReply(const Abandoned& abandoned)> work;
 };
 
 // Query parameters (the first value of each name).

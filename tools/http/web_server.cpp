@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -487,15 +488,29 @@ struct WebServer::Impl {
       if (stopping) return busy(connection, request, true);
       computations.push_back(computation);
     }
+    // The client may go while its work runs (the web board drops the analyses of positions it
+    // has left). A suspended connection is not watched by the library, and its socket stays open
+    // until it is resumed, so the work asks the socket itself: an orderly end of the stream, or
+    // an error, means nobody will read the answer.
+    const MHD_ConnectionInfo* info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const int fd = info ? info->connect_fd : -1;
+    Abandoned abandoned = [fd] {
+      if (fd < 0) return false;
+      char byte;
+      const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    };
     // Suspended before the work is queued, so that the work's resume cannot come first.
     MHD_suspend_connection(connection);
-    std::function<void()> job = [this, computation, work = std::move(plan.work)] {
+    std::function<void()> job = [this, computation, abandoned, work = std::move(plan.work)] {
       ApiReply reply;
       try {
-        reply = work();
+        reply = work(abandoned);
       } catch (const std::exception& e) {
         reply = {500, Json{{"error", std::string("internal error: ") + e.what()}}};
       }
+      if (abandoned()) ++abandoned_computations;
       finish(*computation, std::move(reply));
     };
     if (!compute.try_post(job)) finish(*computation, std::nullopt);
@@ -609,6 +624,7 @@ struct WebServer::Impl {
 
   std::atomic<uint64_t> busy_replies{0};
   std::atomic<uint64_t> connections_accepted{0};
+  std::atomic<uint64_t> abandoned_computations{0};
   std::atomic<uint64_t> open_connections{0};
   std::atomic<uint64_t> late_requests_cut{0};
 
@@ -821,6 +837,10 @@ const WebApi& WebServer::api() const {
 
 uint64_t WebServer::busy_replies() const {
   return impl_->busy_replies.load();
+}
+
+uint64_t WebServer::abandoned_computations() const {
+  return impl_->abandoned_computations.load();
 }
 
 uint64_t WebServer::connections_accepted() const {

@@ -90,6 +90,8 @@ class WebServer {
   uint64_t busy_replies() const;
   // Connections accepted so far.
   uint64_t connections_accepted() const;
+  // Computations whose client had gone by the time they ended (an analysis ends early then).
+  uint64_t abandoned_computations() const;
   // Connections cut off because their request took longer than `request_seconds`.
   uint64_t late_requests_cut() const;
 

@@ -85,6 +85,10 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
     Search search(rules, kSearchMegabytes, tables);
     Solver solver(rules, kSolverMegabytes, tables);
     for (Move m : legal) {
+      if (limits.abandoned && limits.abandoned()) {
+        out.abandoned = true;
+        break;
+      }
       const Position child = apply_move(rules, p, m);
       MoveAnalysis move{m, 0, Provenance::Proven, 0, {m}};
       if (generate_moves(rules, child).empty()) {

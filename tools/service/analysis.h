@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "db/table_values.h"
@@ -48,6 +49,7 @@ struct Analysis {
   uint64_t failed_probes = 0;       // table probes that failed (damaged layers), searched instead
   uint64_t nodes = 0;               // searched and solved, all moves together
   double seconds = 0;               // the budget given (0 when the tables answered)
+  bool abandoned = false;           // ended early by AnalysisLimits::abandoned: moves are missing
 
   const MoveAnalysis& best() const { return moves.front(); }
   // The moves of the best score, in the order of `moves`.
@@ -65,6 +67,9 @@ struct AnalysisLimits {
   // With a depth: the longest the whole analysis may take (0: no limit). A server sets it so that
   // no request holds a thread for long; when it stops a search, that move's depth says so.
   double max_seconds = 0;
+  // Asked before each move is searched: true ends the analysis there, with the moves done so far
+  // (a server's client has gone: nobody will read the answer, and the threads are wanted).
+  std::function<bool()> abandoned;
 };
 
 // The position must not be over. `tables` may be null.

@@ -19,9 +19,13 @@ fail() {
 }
 clean="$(mktemp -d)"
 log="$(mktemp)"
+run=""
 cleanup() {
-  $SUDO chroot "$clean" pkill -f 'build/tools/mancala' 2>/dev/null || true
-  sleep 1
+  # run.sh stops its server and its table build on TERM (the chroot ran it in place of itself).
+  if [ -n "$run" ]; then
+    $SUDO kill -TERM "$run" 2>/dev/null || true
+    wait "$run" 2>/dev/null || true
+  fi
   $SUDO umount "$clean/proc" "$clean/dev" 2>/dev/null || true
   $SUDO rm -rf --one-file-system "$clean"
 }
@@ -29,8 +33,7 @@ trap cleanup EXIT
 
 suite="$(. /etc/os-release && echo "$VERSION_CODENAME")"
 start=$SECONDS
-# procps for the script's own pkill.
-$SUDO mmdebstrap --quiet --variant=apt --mode=root --include=procps "$suite" "$clean"
+$SUDO mmdebstrap --quiet --variant=apt --mode=root "$suite" "$clean"
 echo "a minimal $suite: $($SUDO chroot "$clean" dpkg-query -W | wc -l) packages, made in $((SECONDS - start)) s"
 $SUDO cp /etc/resolv.conf "$clean/etc/resolv.conf"
 $SUDO mount --bind /dev "$clean/dev"
@@ -44,6 +47,7 @@ echo "== scripts/run.sh --port 0, from the clean clone ($(date +%T))"
 start=$SECONDS
 $SUDO chroot "$clean" env HOME=/root bash -c 'cd /root/mancala && exec scripts/run.sh --port 0' \
   >"$log" 2>&1 &
+run=$!
 address=""
 while [ -z "$address" ]; do
   sleep 1

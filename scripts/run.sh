@@ -26,13 +26,30 @@ if [ "${1:-}" = play ]; then
   exec "$mancala" play "$@"
 fi
 read -r kalah_seeds oware_seeds <<<"${MANCALA_RUN_SEEDS:-20 20}"
+# Deeper tables, one game after the other, below the server's priority. A layer is renamed into
+# place only when whole, so the server never reads one being written. Stopped (TERM), the builder
+# stops the build it runs; the next run goes on from the layers already written.
 (
-  # Deeper tables, one game after the other, below the server's priority. A layer is renamed into
-  # place only when whole, so the server never reads one being written.
-  nice -n 19 "$mancala" db build kalah --max-seeds "$kalah_seeds" --quiet >/dev/null &&
-    nice -n 19 "$mancala" db build oware --max-seeds "$oware_seeds" --quiet >/dev/null
+  trap 'kill "$build" 2>/dev/null; exit 0' TERM
+  nice -n 19 "$mancala" db build kalah --max-seeds "$kalah_seeds" --quiet >/dev/null &
+  build=$!
+  wait "$build" || exit 0
+  nice -n 19 "$mancala" db build oware --max-seeds "$oware_seeds" --quiet >/dev/null &
+  build=$!
+  wait "$build" || true
 ) &
 tables_builder=$!
-# The builder stops with the board (it resumes on the next run).
-trap 'pkill -P "$tables_builder" 2>/dev/null; kill "$tables_builder" 2>/dev/null; wait' EXIT
-"$mancala" serve "$@"
+# The server runs in the background of this script, which waits for it: a signal reaches the
+# script at once (a shell runs its traps only between foreground commands), and the script stops
+# the server and the builder. (A background job ignores the terminal's Ctrl-C: the trap passes it
+# on as TERM, which the server answers by closing down cleanly.)
+"$mancala" serve "$@" &
+server=$!
+stop() {
+  kill "$server" "$tables_builder" 2>/dev/null || true
+  wait "$server" "$tables_builder" 2>/dev/null || true
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+wait "$server"

@@ -271,7 +271,9 @@ TEST_F(TableFiles, MissingLayerIsAnExplicitFailure) {
 }
 
 TEST_F(TableFiles, CorruptBlockIsAnErrorNotAValue) {
-  build("kalah", 7, {.block_size = 512, .compression_level = 3, .dictionary_size = 0});
+  build(
+      "kalah", 7,
+      {.encoding = kZigzagBytes, .block_size = 512, .compression_level = 3, .dictionary_size = 0});
   const std::string path = layer_path("kalah-6", 7);
   std::string bytes = read_bytes(path);
   bytes[bytes.size() - 3] ^= 0x55;  // inside the last block (its zstd checksum)
@@ -359,7 +361,9 @@ TEST_F(TableFiles, BuildEndedByAProgressExceptionKeepsEveryFinishedLayer) {
 // ------------------------------------------------------------------ plain files
 
 TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
-  build("kalah", 7, {.block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  build(
+      "kalah", 7,
+      {.encoding = kZigzagBytes, .block_size = 256, .compression_level = 3, .dictionary_size = 0});
   for (int s = 0; s <= 7; ++s) {
     write_plain("kalah-6", s, plain_path("kalah-6", s));
     Expected<std::shared_ptr<const TableFile>> zstd = TableFile::open(layer_path("kalah-6", s));

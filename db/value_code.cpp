@@ -146,11 +146,27 @@ Expected<std::shared_ptr<const ValueCode>> ValueCode::from_lengths(const uint8_t
         if (length <= kLookupBits)
           for (uint32_t high = 0; high < (1u << (kLookupBits - length)); ++high)
             code->lookup_[(static_cast<size_t>(c) << kLookupBits) | (high << length) | reversed] =
-                static_cast<uint16_t>(symbol | (length << 8));
+                symbol | (static_cast<uint32_t>(length) << 8);
       }
       next = (next + canonical.count[length]) << 1;
     }
   }
+  // The second symbol of each entry: the first one's context looked up in the bits left over,
+  // valid when its code lies entirely within them.
+  const uint32_t patterns = 1u << kLookupBits;
+  for (uint32_t c = 0; c < code->contexts_; ++c)
+    for (uint32_t bits = 0; bits < patterns; ++bits) {
+      uint32_t& entry = code->lookup_[(static_cast<size_t>(c) << kLookupBits) | bits];
+      const uint32_t first_length = (entry >> 8) & 31u;
+      if (first_length == 0) continue;
+      const uint32_t first = entry & 0xffu;
+      const uint32_t second_entry =
+          code->lookup_[(static_cast<size_t>(first) << kLookupBits) | (bits >> first_length)];
+      const uint32_t second_length = (second_entry >> 8) & 31u;
+      if (second_length == 0 || first_length + second_length > kLookupBits) continue;
+      entry = first | (first_length << 8) | ((second_entry & 0xffu) << 13) |
+              ((first_length + second_length) << 21) | (1u << 26);
+    }
   return std::shared_ptr<const ValueCode>(std::move(code));
 }
 
@@ -203,9 +219,22 @@ bool ValueCode::decode(const uint8_t* bytes, size_t size, size_t count, int8_t* 
         }
       }
     }
-    const uint16_t entry =
+    const uint32_t entry =
         lookup_[(static_cast<size_t>(context) << kLookupBits) | (buffer & kMask)];
-    int length = entry >> 8;
+    int length = static_cast<int>((entry >> 8) & 31u);
+    if ((entry >> 26) && i + 1 < count) {  // two symbols at once
+      const int both = static_cast<int>((entry >> 21) & 31u);
+      symbol = (entry >> 13) & 0xffu;
+      if (out) {
+        out[i] = static_cast<int8_t>(unzigzag(static_cast<uint8_t>(entry & 0xffu)));
+        out[i + 1] = static_cast<int8_t>(unzigzag(static_cast<uint8_t>(symbol)));
+      }
+      buffer >>= both;
+      bits -= both;
+      context = symbol;
+      ++i;  // and the loop's own step: two values
+      continue;
+    }
     if (length) {
       symbol = entry & 0xffu;
     } else {  // longer than the lookup: canonical decoding, one bit at a time

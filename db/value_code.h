@@ -61,10 +61,17 @@ class ValueCode {
  private:
   ValueCode() = default;
 
-  // Lookup of the next symbol from the low kLookupBits bits of the bit buffer. Bit layout of an
-  // entry (16 bits): bits 0-7 the symbol, bits 8-12 the code's length; length 0: no code of at
-  // most kLookupBits bits starts with these bits (a longer code, or none: the slow path decides).
-  static constexpr int kLookupBits = 10;
+  // Lookup of the next one or two symbols from the low kLookupBits bits of the bit buffer (a
+  // probe's decoding is a chain of dependent lookups: two symbols a lookup halve it, and a small
+  // table per context stays in the first-level cache while probes go from layer to layer).
+  // Bit layout of an entry (32 bits):
+  //   bits 0-7    the first symbol
+  //   bits 8-12   its code's length; 0: no code of at most kLookupBits bits starts with these
+  //               bits (a longer code, or none: the canonical slow path decides)
+  //   bits 13-20  the second symbol (coded in the context of the first)
+  //   bits 21-25  the two codes' lengths together
+  //   bit 26      set when both codes lie within the kLookupBits bits (the second is valid)
+  static constexpr int kLookupBits = 8;
   struct Canonical {                          // per context, for codes longer than kLookupBits
     uint32_t first[kMaxCodeLength + 2] = {};  // first code of each length (MSB-first value)
     uint32_t count[kMaxCodeLength + 2] = {};  // codes of each length
@@ -77,7 +84,7 @@ class ValueCode {
   uint32_t contexts_ = 0;
   std::vector<uint8_t> lengths_;      // contexts x symbols
   std::vector<uint16_t> codes_;       // contexts x symbols: the codes bit-reversed (LSB first)
-  std::vector<uint16_t> lookup_;      // contexts x 2^kLookupBits
+  std::vector<uint32_t> lookup_;      // contexts x 2^kLookupBits
   std::vector<Canonical> canonical_;  // per context
 };
 

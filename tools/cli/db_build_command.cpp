@@ -229,7 +229,7 @@ void add_db_build_command(CLI::App& db) {
                   "and faster to probe) or zstd (format version 1)")
       ->check(CLI::IsMember({"coded", "zstd"}));
   cmd->add_option("--block-size", build->block_size,
-                  "Positions per compressed block (default 256 coded, at most 512; 1024 zstd)")
+                  "Positions per compressed block (default 128 coded, at most 512; 1024 zstd)")
       ->check(integer_in(64, db::kMaxBlockSize));
   cmd->add_option("--level", build->level,
                   "zstd compression level, 1-22 (default 12; 19 writes about 6% smaller files, "

@@ -94,6 +94,7 @@ set(mancala_public_headers
   db/table_format.h
   db/table_set.h
   db/table_values.h
+  db/value_code.h
   tools/service/analysis.h
   tools/service/catalogue.h
   tools/service/game_tables.h

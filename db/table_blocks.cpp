@@ -1,10 +1,13 @@
 #include "db/table_blocks.h"
 
+#include <omp.h>
 #include <zdict.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <cstring>
+
+#include "solver/rules/thread_count.h"
 
 namespace mancala::db {
 
@@ -64,14 +67,68 @@ bool BlockCompressor::compress(const uint8_t* bytes, size_t count, std::vector<u
   return true;
 }
 
+CodedGroups encode_groups(const int8_t* values, uint64_t count, uint32_t block_size,
+                          const ValueCode& code, int threads) {
+  const uint64_t group_positions = uint64_t{kGroupBlocks} * block_size;
+  const uint64_t groups = (count + group_positions - 1) / group_positions;
+  std::vector<std::vector<uint8_t>> bytes(groups);
+  CodedGroups out;
+  out.index.assign(groups, CodedGroup{});
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads_or_all_cores(threads))
+  for (uint64_t g = 0; g < groups; ++g) {
+    CodedGroup& entry = out.index[g];
+    std::vector<uint8_t>& group = bytes[g];
+    const uint64_t first = g * group_positions;
+    for (uint32_t j = 0; j < kGroupBlocks; ++j) {
+      const uint64_t lo = std::min(count, first + uint64_t{j} * block_size);
+      const uint64_t hi = std::min(count, lo + block_size);
+      if (hi > lo) code.encode_block(values + lo, hi - lo, group);
+      entry.block_end[j] = static_cast<uint16_t>(group.size());
+    }
+    entry.checksum = plain_block_checksum(group.data(), group.size());
+  }
+  uint64_t size = 0;
+  for (uint64_t g = 0; g < groups; ++g) {
+    out.index[g].offset = size;
+    size += bytes[g].size();
+  }
+  out.data.reserve(size);
+  for (std::vector<uint8_t>& group : bytes) {
+    out.data.insert(out.data.end(), group.begin(), group.end());
+    std::vector<uint8_t>().swap(group);
+  }
+  return out;
+}
+
+std::vector<uint8_t> layer_code_lengths(const int8_t* values, uint64_t count, uint32_t block_size,
+                                        int seeds, int threads) {
+  // Counted in spans of whole blocks, one count table per span, summed in span order: integer
+  // sums, so any number of threads gives the same counts.
+  const uint64_t span = uint64_t{block_size} * 4096;
+  const uint64_t spans = (count + span - 1) / span;
+  std::vector<std::vector<uint64_t>> partial(spans);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_or_all_cores(threads))
+  for (uint64_t k = 0; k < spans; ++k) {
+    const uint64_t lo = k * span, hi = std::min(count, lo + span);
+    count_contexts(values + lo, hi - lo, block_size, seeds, partial[k]);
+  }
+  std::vector<uint64_t> counts;
+  count_contexts(values, 0, block_size, seeds, counts);
+  for (const std::vector<uint64_t>& p : partial)
+    for (size_t i = 0; i < counts.size(); ++i) counts[i] += p[i];
+  return code_lengths(counts, seeds);
+}
+
 TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_t position_count,
                          const LayerSections& sections) {
   const bool plain = sections.encoding == kPlainBytes;
+  const bool coded = sections.encoding == kCodedBlocks;
   const uint64_t index_bytes =
-      (plain ? sections.block_count : sections.block_count + 1) * sizeof(uint64_t);
+      coded ? coded_group_count(sections.block_count) * sizeof(CodedGroup)
+            : (plain ? sections.block_count : sections.block_count + 1) * sizeof(uint64_t);
   TableHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
-  header.version = kFormatVersion;
+  header.version = coded ? kFormatVersion2 : kFormatVersion;
   header.header_size = kHeaderSize;
   std::memcpy(header.name, name.data(), std::min(name.size(), kNameSize - 1));
   header.houses = static_cast<uint32_t>(houses);

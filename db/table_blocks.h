@@ -11,6 +11,7 @@
 
 #include "db/table_file.h"
 #include "db/table_format.h"
+#include "db/value_code.h"
 
 namespace mancala::db {
 
@@ -57,11 +58,33 @@ class PreparedDictionary {
   void* dictionary_;
 };
 
+// The groups of blocks of a coded layer (kCodedBlocks) for values[0 .. count-1], which start at
+// a group's first position (a multiple of kGroupBlocks * block_size): each group's index entry,
+// its offset counted from the first group's start, and the groups' bytes one after another.
+// `threads` threads code the groups; the bytes do not depend on their number.
+struct CodedGroups {
+  std::vector<CodedGroup> index;
+  std::vector<uint8_t> data;
+};
+CodedGroups encode_groups(const int8_t* values, uint64_t count, uint32_t block_size,
+                          const ValueCode& code, int threads);
+
+// The code of a coded layer: the code lengths for its values' contexts, counted by `threads`
+// threads (the same lengths for any number of them).
+std::vector<uint8_t> layer_code_lengths(const int8_t* values, uint64_t count, uint32_t block_size,
+                                        int seeds, int threads);
+
+// The index entries of a coded layer, as bytes.
+inline uint64_t coded_group_count(uint64_t block_count) {
+  return (block_count + kGroupBlocks - 1) / kGroupBlocks;
+}
+
 // What a layer file's header says beyond its table and layer: the sections' sizes and checksums.
 struct LayerSections {
   uint32_t encoding = kZigzagBytes;
   uint32_t block_size = 0;   // kPlainBlockSize in a plain file
-  uint64_t block_count = 0;  // zstd: block_count + 1 offsets in the index; plain: one checksum each
+  uint64_t block_count = 0;  // zstd: block_count + 1 offsets in the index; plain: one checksum
+                             // each; coded: one CodedGroup per kGroupBlocks
   uint64_t dictionary_size = 0;
   uint64_t data_size = 0;
   uint64_t index_checksum = 0;

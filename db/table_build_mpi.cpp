@@ -289,9 +289,13 @@ class DistributedBuild {
         progress_(progress),
         layer_done_(layer_done),
         threads_(threads_or_all_cores(request.threads)) {
+    // A coded layer's chunks hold whole index groups, so that each rank codes its own groups.
+    const uint64_t unit = request.write.encoding == kCodedBlocks
+                              ? uint64_t{kGroupBlocks} * block_size_of(request.write)
+                              : block_size_of(request.write);
     for (int s = 0; s <= request.max_seeds; ++s)
-      partitions_.push_back(LayerPartition::make(index_.layer_size(s), comm_.size,
-                                                 request.write.block_size, options.partition));
+      partitions_.push_back(
+          LayerPartition::make(index_.layer_size(s), comm_.size, unit, options.partition));
     parts_.resize(static_cast<size_t>(request.max_seeds) + 1);
   }
 
@@ -308,6 +312,7 @@ class DistributedBuild {
   template <GameKind K>
   void levels_phase(int s, LayerWork& work);
   Expected<WriteReport> write_layer(int s, const std::vector<int8_t>& values);
+  Expected<WriteReport> write_coded_layer(int s, const std::vector<int8_t>& values);
   void report_progress(int s, const std::string& phase, uint64_t done_here, uint64_t total);
 
   Comm comm_;
@@ -787,11 +792,183 @@ std::string compare_with_file(int fd, uint64_t offset, const uint8_t* expected, 
   return "";
 }
 
+// A coded layer (kCodedBlocks): the symbol counts of every rank's values summed on every rank
+// (integers: the same code whatever the ranks), then each rank codes its own groups and writes
+// them and their index entries where write_table_file would have put them.
+Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
+                                                          const std::vector<int8_t>& values) {
+  const uint32_t block = block_size_of(request_.write);
+  const LayerPartition& partition = partitions_[s];
+  const uint64_t count = index_.layer_size(s);
+  const uint64_t blocks = (count + block - 1) / block;
+  const uint64_t group_positions = uint64_t{kGroupBlocks} * block;
+  const int me = comm_.rank;
+  const std::string path = directory_ + "/" + layer_file_name(s);
+  const std::string temporary = path + ".tmp";
+
+  struct Chunk {
+    uint64_t begin, end, local;
+    CodedGroups groups;
+  };
+  std::vector<Chunk> chunks;
+  partition.for_each_run(me, [&](uint64_t b, uint64_t e, uint64_t l) {
+    chunks.push_back({b, e, l, {}});
+  });
+  std::vector<uint64_t> counts;
+  count_contexts(values.data(), 0, block, s, counts);
+  for (const Chunk& chunk : chunks)
+    count_contexts(values.data() + chunk.local, chunk.end - chunk.begin, block, s, counts);
+  MPI_Allreduce(MPI_IN_PLACE, counts.data(), checked_count(counts.size()), MPI_UINT64_T, MPI_SUM,
+                MPI_COMM_WORLD);
+  const std::vector<uint8_t> lengths = code_lengths(counts, s);
+  Expected<std::shared_ptr<const ValueCode>> code =
+      ValueCode::from_lengths(lengths.data(), lengths.size(), s);
+  if (!code) return Error{path + ": " + code.error()};
+  int coding_threads = threads_;
+  for (Chunk& chunk : chunks)
+    chunk.groups = encode_groups(values.data() + chunk.local, chunk.end - chunk.begin, block,
+                                 **code, threads_);
+
+  // Where each chunk's groups go: the coded sizes of every chunk, in rank order.
+  std::vector<uint64_t> chunk_offsets(partition.chunk_count() + 1, 0);
+  {
+    std::vector<uint64_t> mine;
+    for (const Chunk& chunk : chunks) mine.push_back(chunk.groups.data.size());
+    int my_count = static_cast<int>(mine.size());
+    std::vector<int> sizes_per_rank(comm_.size), displs(comm_.size);
+    MPI_Allgather(&my_count, 1, MPI_INT, sizes_per_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    int total = 0;
+    for (int r = 0; r < comm_.size; ++r) {
+      displs[r] = total;
+      total += sizes_per_rank[r];
+    }
+    std::vector<uint64_t> sizes(static_cast<size_t>(total));
+    MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, sizes.data(), sizes_per_rank.data(),
+                   displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    for (uint64_t c = 0; c < partition.chunk_count(); ++c) {
+      const uint64_t owner = c % static_cast<uint64_t>(comm_.size);
+      const uint64_t k = c / static_cast<uint64_t>(comm_.size);
+      chunk_offsets[c + 1] = chunk_offsets[c] + sizes[displs[owner] + k];
+    }
+  }
+  const uint64_t data_size = chunk_offsets.back();
+  const uint64_t index_bytes = coded_group_count(blocks) * sizeof(CodedGroup);
+  const uint64_t index_offset = kHeaderSize;
+  const uint64_t code_offset = index_offset + index_bytes;
+  const uint64_t data_offset = code_offset + lengths.size();
+  for (Chunk& chunk : chunks)
+    for (CodedGroup& entry : chunk.groups.index)
+      entry.offset += chunk_offsets[chunk.begin / partition.chunk()];
+
+  std::string error;
+  if (me == 0) std::filesystem::remove(temporary);
+  comm_.barrier();
+  MPI_File file;
+  int rc = MPI_File_open(MPI_COMM_WORLD, temporary.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                         MPI_INFO_NULL, &file);
+  if (!comm_.agree_flag(rc == MPI_SUCCESS)) {
+    if (rc == MPI_SUCCESS)  // a file opened on some ranks only: nothing collective is safe now
+      throw std::runtime_error(temporary + ": could be opened on some ranks only");
+    return Error{temporary + ": cannot create"};
+  }
+  auto entry_offset = [&](const Chunk& chunk) {
+    return index_offset + chunk.begin / group_positions * sizeof(CodedGroup);
+  };
+  for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
+    const Chunk& chunk = chunks[i];
+    error = write_at(file, entry_offset(chunk),
+                     reinterpret_cast<const uint8_t*>(chunk.groups.index.data()),
+                     chunk.groups.index.size() * sizeof(CodedGroup));
+    if (error.empty())
+      error = write_at(file, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
+                       chunk.groups.data.data(), chunk.groups.data.size());
+  }
+  if (me == 0 && error.empty()) error = write_at(file, code_offset, lengths.data(), lengths.size());
+  if (MPI_File_close(&file) != MPI_SUCCESS && error.empty()) error = "closing failed";
+  if (!error.empty()) error = temporary + ": " + error;
+  error = comm_.agree(error);
+  if (!error.empty()) {
+    if (me == 0) std::filesystem::remove(temporary);
+    return Error{error};
+  }
+
+  // Every rank reads its own part back before the file is trusted.
+  {
+    const int fd = ::open(temporary.c_str(), O_RDONLY);
+    if (fd < 0) error = temporary + ": cannot read back";
+    for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
+      const Chunk& chunk = chunks[i];
+      error = compare_with_file(fd, entry_offset(chunk),
+                                reinterpret_cast<const uint8_t*>(chunk.groups.index.data()),
+                                chunk.groups.index.size() * sizeof(CodedGroup));
+      if (error.empty())
+        error = compare_with_file(fd, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
+                                  chunk.groups.data.data(), chunk.groups.data.size());
+      if (!error.empty()) error = temporary + ": " + error;
+    }
+    if (fd >= 0) ::close(fd);
+  }
+  error = comm_.agree(error);
+  if (!error.empty()) {
+    if (me == 0) std::filesystem::remove(temporary);
+    return Error{error};
+  }
+
+  // Rank 0 checksums the sections from the file, writes the header, checks the file as any
+  // reader would (every group against its checksum, every block decoded), and renames it.
+  uint64_t file_size = 0;
+  if (me == 0) {
+    LayerSections layout;
+    layout.encoding = kCodedBlocks;
+    layout.block_size = block;
+    layout.block_count = blocks;
+    layout.dictionary_size = lengths.size();
+    layout.data_size = data_size;
+    layout.dictionary_checksum = checksum64(lengths.data(), lengths.size());
+    Expected<bool> ok =
+        stream_section_checksum(temporary, index_offset, index_bytes, layout.index_checksum);
+    if (ok) ok = stream_section_checksum(temporary, data_offset, data_size, layout.data_checksum);
+    if (!ok) error = ok.error();
+    const TableHeader header = layer_header(name_, houses_, s, count, layout);
+    file_size = header.file_size;
+    if (error.empty()) {
+      const int fd = ::open(temporary.c_str(), O_WRONLY);
+      const bool written =
+          fd >= 0 &&
+          ::pwrite(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
+          ::fsync(fd) == 0;
+      if (fd >= 0) ::close(fd);
+      if (!written) error = temporary + ": write failed (disk full?)";
+    }
+    if (error.empty()) {
+      Expected<std::shared_ptr<const TableFile>> check =
+          TableFile::open(temporary, name_, houses_, s);
+      if (!check) {
+        error = path + ": written file failed its check: " + check.error();
+      } else {
+        Expected<std::vector<int8_t>> all = (*check)->read_all({}, threads_);
+        if (!all) error = path + ": written file failed its check: " + all.error();
+      }
+    }
+    if (error.empty()) {
+      std::error_code ec;
+      std::filesystem::rename(temporary, path, ec);
+      if (ec) error = path + ": cannot rename into place: " + ec.message();
+    }
+    if (!error.empty()) std::filesystem::remove(temporary);
+  }
+  error = comm_.agree(error);
+  if (!error.empty()) return Error{error};
+  MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return WriteReport{file_size, blocks, lengths.size(), coding_threads};
+}
+
 Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int8_t>& values) {
+  if (request_.write.encoding == kCodedBlocks) return write_coded_layer(s, values);
   const WriteOptions& options = request_.write;
   const LayerPartition& partition = partitions_[s];
   const uint64_t count = index_.layer_size(s);
-  const uint64_t block = options.block_size;
+  const uint64_t block = block_size_of(options);
   const uint64_t blocks = (count + block - 1) / block;
   const int me = comm_.rank;
   const std::string path = directory_ + "/" + layer_file_name(s);
@@ -990,7 +1167,7 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
   if (me == 0) {
     LayerSections layout;
     layout.encoding = kZigzagBytes;
-    layout.block_size = options.block_size;
+    layout.block_size = static_cast<uint32_t>(block);
     layout.block_count = blocks;
     layout.dictionary_size = dictionary.size();
     layout.data_size = data_size;
@@ -1035,7 +1212,9 @@ Expected<bool> build_tables_distributed(
     const std::function<void(const DistributedProgress&)>& progress,
     const std::function<void(const DistributedLayerReport&)>& layer_done) {
   if (Expected<bool> ok = check_build_request(request); !ok) return ok;
-  if (request.write.block_size == 0) return Error{"the block size must be at least 1"};
+  if (request.write.encoding == kCodedBlocks && block_size_of(request.write) > kMaxCodedBlockSize)
+    return Error{"a coded block holds at most " + std::to_string(kMaxCodedBlockSize) +
+                 " positions"};
   DistributedBuild build(session, request, options, progress, layer_done);
   return build.run();
 }

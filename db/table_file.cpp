@@ -71,6 +71,8 @@ std::string encoding_name(uint32_t value_encoding) {
       return "zstd";
     case kPlainBytes:
       return "plain";
+    case kCodedBlocks:
+      return "coded";
     case kUncheckedPlainBytes:
       return "plain (old layout)";
     default:
@@ -111,6 +113,16 @@ struct ThreadCache {
   };
   ZSTD_DCtx* context = ZSTD_createDCtx();
   Entry entries[kEntries];
+  // Coded blocks, decoded as far as a probe needed them: probes along a game (a search, an Oware
+  // cycle) come back to the same blocks, and a decoded prefix answers them at once; a probe past
+  // the prefix decodes the block again up to its rank (a block's code is read from its start).
+  struct CodedEntry {
+    uint64_t file_id = 0;
+    uint64_t block = 0;
+    uint32_t decoded = 0;  // values[0 .. decoded-1] hold the block's first values
+    int8_t values[kMaxCodedBlockSize];
+  };
+  CodedEntry coded[kEntries];
   ~ThreadCache() { ZSTD_freeDCtx(context); }
 };
 
@@ -131,7 +143,7 @@ Expected<CompressedSections> compress_values(const std::string& path,
                                              const std::vector<int8_t>& values,
                                              const WriteOptions& options, int threads) {
   const uint64_t count = values.size();
-  const uint64_t block_size = options.block_size;
+  const uint64_t block_size = block_size_of(options);
   const uint64_t blocks = (count + block_size - 1) / block_size;
 
   std::vector<uint8_t> encoded(count);
@@ -206,8 +218,12 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
       return file_error(path, "value " + std::to_string(values[rank]) + " at rank " +
                                   std::to_string(rank) + " is outside -" + std::to_string(seeds) +
                                   ".." + std::to_string(seeds));
-  if (!options.plain && (options.block_size < 1 || options.block_size > kMaxBlockSize))
-    return file_error(path, "block size must be from 1 to " + std::to_string(kMaxBlockSize));
+  const bool coded = !options.plain && options.encoding == kCodedBlocks;
+  if (!options.plain && options.encoding != kCodedBlocks && options.encoding != kZigzagBytes)
+    return file_error(path, "unknown value encoding " + std::to_string(options.encoding));
+  const uint32_t largest_block = coded ? kMaxCodedBlockSize : kMaxBlockSize;
+  if (!options.plain && block_size_of(options) > largest_block)
+    return file_error(path, "block size must be from 1 to " + std::to_string(largest_block));
   if (!options.plain && options.dictionary_size > kMaxDictionarySize)
     return file_error(path,
                       "dictionary size must be at most " + std::to_string(kMaxDictionarySize));
@@ -218,8 +234,9 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
     return file_error(path, "is not a regular file; remove it first");
 
   // A plain file is its values and a checksum per block; a compressed one has a block index,
-  // a dictionary and blocks.
+  // a dictionary (a coded one: its code) and blocks.
   CompressedSections sections;
+  std::vector<uint8_t> coded_index;
   const uint8_t* data = reinterpret_cast<const uint8_t*>(values.data());
   uint64_t data_size = count;
   uint64_t block_size = kPlainBlockSize;
@@ -231,26 +248,43 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
       sections.index[b] =
           plain_block_checksum(data + first, std::min<uint64_t>(kPlainBlockSize, count - first));
     }
+  } else if (coded) {
+    block_size = block_size_of(options);
+    block_count = (count + block_size - 1) / block_size;
+    sections.threads = threads_or_all_cores(threads);
+    sections.dictionary =
+        layer_code_lengths(values.data(), count, static_cast<uint32_t>(block_size), seeds, threads);
+    Expected<std::shared_ptr<const ValueCode>> code =
+        ValueCode::from_lengths(sections.dictionary.data(), sections.dictionary.size(), seeds);
+    if (!code) return file_error(path, code.error());
+    CodedGroups groups =
+        encode_groups(values.data(), count, static_cast<uint32_t>(block_size), **code, threads);
+    coded_index.resize(groups.index.size() * sizeof(CodedGroup));
+    std::memcpy(coded_index.data(), groups.index.data(), coded_index.size());
+    sections.data = std::move(groups.data);
+    data = sections.data.data();
+    data_size = sections.data.size();
   } else {
     Expected<CompressedSections> compressed = compress_values(path, values, options, threads);
     if (!compressed) return Error{compressed.error()};
     sections = std::move(compressed.value());
     data = sections.data.data();
     data_size = sections.data.size();
-    block_size = options.block_size;
+    block_size = block_size_of(options);
     block_count = sections.index.size() - 1;
   }
-  const std::vector<uint64_t>& index = sections.index;
+  const void* index = coded ? static_cast<const void*>(coded_index.data()) : sections.index.data();
   const std::vector<uint8_t>& dictionary = sections.dictionary;
-  const uint64_t index_bytes = index.size() * sizeof(uint64_t);
+  const uint64_t index_bytes =
+      coded ? coded_index.size() : sections.index.size() * sizeof(uint64_t);
 
   LayerSections layout;
-  layout.encoding = options.plain ? kPlainBytes : kZigzagBytes;
+  layout.encoding = options.plain ? kPlainBytes : coded ? kCodedBlocks : kZigzagBytes;
   layout.block_size = static_cast<uint32_t>(block_size);
   layout.block_count = block_count;
   layout.dictionary_size = dictionary.size();
   layout.data_size = data_size;
-  layout.index_checksum = checksum64(index.data(), index_bytes);
+  layout.index_checksum = checksum64(index, index_bytes);
   layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
   layout.data_checksum = checksum64(data, data_size);
   const TableHeader header = layer_header(name, houses, seeds, count, layout);
@@ -259,7 +293,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   if (!created) return Error{created.error()};
   AtomicFile out = std::move(created.value());
   for (const auto& [bytes, size] : {std::pair<const void*, uint64_t>{&header, sizeof header},
-                                    {index.data(), index_bytes},
+                                    {index, index_bytes},
                                     {dictionary.data(), dictionary.size()},
                                     {data, data_size}}) {
     Expected<bool> written = out.write(bytes, size);
@@ -268,14 +302,15 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   Expected<bool> synced = out.sync();
   if (!synced) return Error{synced.error()};
   // Read it back before it takes the real name: its header and sections, its data checksum, and
-  // for a plain file every block against its checksum (what readers check on first touch).
+  // for a plain or coded file every block against its checksum (what readers check on first
+  // touch) and every value (a coded one: decoded with the code read from the file).
   Expected<std::shared_ptr<const TableFile>> check =
       TableFile::open(out.temporary_path(), name, houses, seeds);
   if (!check || !(*check)->data_checksum_ok())
     return file_error(
         path, "written file failed its check: " + (check ? "data checksum" : check.error()));
-  if (options.plain) {
-    Expected<std::vector<int8_t>> read_back = (*check)->read_all();
+  if (options.plain || coded) {
+    Expected<std::vector<int8_t>> read_back = (*check)->read_all({}, threads);
     if (!read_back || *read_back != values)
       return file_error(path, "written file failed its check: " +
                                   (read_back ? "values differ" : read_back.error()));
@@ -293,9 +328,10 @@ namespace {
 Expected<bool> check_header(const TableHeader& h, const std::string& path, uint64_t file_size) {
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     return file_error(path, "not a mancala table (bad magic)");
-  if (h.version != kFormatVersion)
+  if (h.version != kFormatVersion && h.version != kFormatVersion2)
     return file_error(path, "format version " + std::to_string(h.version) + ", expected " +
-                                std::to_string(kFormatVersion));
+                                std::to_string(kFormatVersion) + " or " +
+                                std::to_string(kFormatVersion2));
   if (h.header_size != kHeaderSize || header_checksum(h) != h.header_checksum)
     return file_error(path, "corrupt header (checksum mismatch)");
   // The name: printable, NUL-terminated and NUL-padded, the name of a table of these houses.
@@ -321,18 +357,26 @@ Expected<bool> check_header(const TableHeader& h, const std::string& path, uint6
   for (uint8_t byte : h.reserved)
     if (byte) return file_error(path, "corrupt header (reserved bytes)");
   const bool plain = h.value_encoding == kPlainBytes;
+  const bool coded = h.value_encoding == kCodedBlocks;
   if (h.value_encoding == kUncheckedPlainBytes)
     return file_error(path,
                       "a plain copy in an older layout, without block checksums, which is no "
                       "longer read (unpacking the tables again rewrites it)");
-  if (h.value_encoding != kZigzagBytes && !plain)
+  if (h.value_encoding != kZigzagBytes && !plain && !coded)
     return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
+  // Version 2 is the coded encoding's, version 1 the others'.
+  if (coded != (h.version == kFormatVersion2))
+    return file_error(path, "value encoding " + std::to_string(h.value_encoding) +
+                                " in a file of format version " + std::to_string(h.version));
   if (h.block_size < 1 || h.block_size > kMaxBlockSize ||
-      (plain && h.block_size != kPlainBlockSize) ||
+      (plain && h.block_size != kPlainBlockSize) || (coded && h.block_size > kMaxCodedBlockSize) ||
       h.block_count != (h.position_count + h.block_size - 1) / h.block_size)
     return file_error(path, "corrupt header (blocks: " + std::to_string(h.block_count) + " of " +
                                 std::to_string(h.block_size) + " positions)");
-  if (h.dictionary_size > kMaxDictionarySize || (plain && h.dictionary_size != 0))
+  const uint64_t code_size = uint64_t{code_symbol_count(static_cast<int>(h.seeds))} *
+                             code_context_count(static_cast<int>(h.seeds));
+  if (h.dictionary_size > kMaxDictionarySize || (plain && h.dictionary_size != 0) ||
+      (coded && h.dictionary_size != code_size))
     return file_error(path,
                       "corrupt header (dictionary size " + std::to_string(h.dictionary_size) + ")");
   if (h.file_size != file_size)
@@ -340,7 +384,8 @@ Expected<bool> check_header(const TableHeader& h, const std::string& path, uint6
                                 " bytes, header says " + std::to_string(h.file_size));
   // The sections tile the file: header, index, dictionary, data. (Each sum is of bounded
   // numbers: block_count <= position count < 2^41, dictionary size <= 2^20.)
-  const uint64_t index_bytes = (h.block_count + (plain ? 0 : 1)) * sizeof(uint64_t);
+  const uint64_t index_bytes = coded ? coded_group_count(h.block_count) * sizeof(CodedGroup)
+                                     : (h.block_count + (plain ? 0 : 1)) * sizeof(uint64_t);
   if (h.index_offset != kHeaderSize || h.dictionary_offset != h.index_offset + index_bytes ||
       h.data_offset != h.dictionary_offset + h.dictionary_size || h.data_offset > file_size ||
       h.data_size != file_size - h.data_offset || (plain && h.data_size != h.position_count))
@@ -384,7 +429,9 @@ Expected<std::shared_ptr<const TableFile>> TableFile::open(const std::string& pa
   file->id_ = next_file_id.fetch_add(1);
   file->index_ = file->mapping_.data() + h.index_offset;
   file->data_ = file->mapping_.data() + h.data_offset;
-  Expected<bool> ok = h.value_encoding == kPlainBytes ? file->check_plain() : file->check_blocks();
+  Expected<bool> ok = h.value_encoding == kPlainBytes    ? file->check_plain()
+                      : h.value_encoding == kCodedBlocks ? file->check_coded()
+                                                         : file->check_blocks();
   if (!ok) return Error{ok.error()};
   if (file->damaged()) return file->damaged_error();
   return std::shared_ptr<const TableFile>(std::move(file));
@@ -433,6 +480,102 @@ Expected<bool> TableFile::check_plain() {
   // reads, rather than one page per probe's fault.
   ::madvise(const_cast<uint8_t*>(mapping_.data()), mapping_.size(), MADV_WILLNEED);
   return true;
+}
+
+Expected<bool> TableFile::check_coded() {
+  const TableHeader& h = header_;
+  const uint64_t groups = coded_group_count(h.block_count);
+  if (checksum64(index_, groups * sizeof(CodedGroup)) != h.index_checksum)
+    return file_error(path_, "corrupt block index (checksum mismatch)");
+  const uint8_t* code = mapping_.data() + h.dictionary_offset;
+  if (checksum64(code, h.dictionary_size) != h.dictionary_checksum)
+    return file_error(path_, "corrupt code (checksum mismatch)");
+  Expected<std::shared_ptr<const ValueCode>> parsed =
+      ValueCode::from_lengths(code, h.dictionary_size, static_cast<int>(h.seeds));
+  if (!parsed) return file_error(path_, "corrupt code (" + parsed.error() + ")");
+  code_ = *parsed;
+  // The groups tile the data section in order, and each block lies inside its group: checked
+  // here once, so that a probe needs only its own entry (which it bounds again, cheaply).
+  uint64_t expected_offset = 0;
+  for (uint64_t g = 0; g < groups; ++g) {
+    CodedGroup entry;
+    std::memcpy(&entry, index_ + g * sizeof entry, sizeof entry);
+    if (entry.offset != expected_offset) return file_error(path_, "corrupt block index");
+    const uint64_t blocks_here = std::min<uint64_t>(kGroupBlocks, h.block_count - g * kGroupBlocks);
+    uint32_t previous = 0;
+    for (uint32_t j = 0; j < kGroupBlocks; ++j) {
+      const uint32_t end = entry.block_end[j];
+      const uint64_t positions =
+          j < blocks_here
+              ? std::min<uint64_t>(h.block_size,
+                                   h.position_count - (g * kGroupBlocks + j) * h.block_size)
+              : 0;
+      if (end < previous || end - previous > ValueCode::max_block_bytes(positions))
+        return file_error(path_, "corrupt block index");
+      previous = end;
+    }
+    expected_offset += previous;
+    if (expected_offset > h.data_size) return file_error(path_, "corrupt block index");
+  }
+  if (expected_offset != h.data_size) return file_error(path_, "corrupt block index");
+  block_state_ = std::make_unique<std::atomic<uint8_t>[]>(groups);
+  return true;
+}
+
+bool TableFile::check_coded_group(uint64_t group) const {
+  std::atomic<uint8_t>& state = block_state_[group];
+  const uint8_t known = state.load(std::memory_order_acquire);
+  if (known != kBlockUnchecked) return known == kBlockGood && !damaged();
+  CodedGroup entry;
+  std::memcpy(&entry, index_ + group * sizeof entry, sizeof entry);
+  const uint64_t size = entry.block_end[kGroupBlocks - 1];
+  const bool good = entry.offset <= header_.data_size && size <= header_.data_size - entry.offset &&
+                    plain_block_checksum(data_ + entry.offset, size) == entry.checksum &&
+                    !damaged();
+  // Several threads may check the same group at once: they reach the same verdict.
+  state.store(good ? kBlockGood : kBlockBad, std::memory_order_release);
+  return good;
+}
+
+bool TableFile::decode_coded(uint64_t block, size_t count, int8_t* out, int& last) const {
+  const uint64_t group = block / kGroupBlocks;
+  const uint32_t j = static_cast<uint32_t>(block % kGroupBlocks);
+  if (block_state_[group].load(std::memory_order_acquire) != kBlockGood &&
+      !check_coded_group(group))
+    return false;
+  // The entry was checked at open; read again, it is bounded again, so that a file rewritten in
+  // place cannot send the decoder outside the data.
+  const uint8_t* entry = index_ + group * sizeof(CodedGroup);
+  uint64_t offset;
+  uint16_t lo = 0, hi;
+  std::memcpy(&offset, entry + offsetof(CodedGroup, offset), sizeof offset);
+  if (j) std::memcpy(&lo, entry + offsetof(CodedGroup, block_end) + 2 * (j - 1), sizeof lo);
+  std::memcpy(&hi, entry + offsetof(CodedGroup, block_end) + 2 * j, sizeof hi);
+  if (lo > hi || offset > header_.data_size || hi > header_.data_size - offset) return false;
+  const bool ok = code_->decode(data_ + offset + lo, hi - lo, count, out, last);
+  return ok && !damaged();
+}
+
+bool TableFile::coded_value(uint64_t rank, int& out) const {
+  if (rank >= header_.position_count) return false;
+  const uint64_t block = rank / header_.block_size;
+  int last = 0;
+  if (!decode_coded(block, static_cast<size_t>(rank - block * header_.block_size) + 1, nullptr,
+                    last))
+    return false;
+  out = last;  // the code has symbols for -s..s only
+  return true;
+}
+
+Error TableFile::coded_failure(uint64_t rank) const {
+  if (rank >= header_.position_count) return file_error(path_, "rank out of range");
+  if (damaged()) return damaged_error();
+  const uint64_t block = rank / header_.block_size;
+  const uint64_t group = block / kGroupBlocks;
+  if (block_state_[group].load(std::memory_order_acquire) != kBlockGood)
+    return file_error(
+        path_, "corrupt data in block group " + std::to_string(group) + " (checksum mismatch)");
+  return file_error(path_, "corrupt block " + std::to_string(block) + " (no valid code)");
 }
 
 TableFile::~TableFile() {
@@ -506,6 +649,21 @@ Expected<int> TableFile::value(uint64_t rank) const {
     if (plain_value(rank, v)) return v;
     return plain_failure(rank);
   }
+  if (is_coded()) {
+    const uint64_t block = rank / h.block_size;
+    const uint32_t at = static_cast<uint32_t>(rank - block * h.block_size);
+    ThreadCache::CodedEntry& entry =
+        thread_cache().coded[(id_ * 0x9E3779B1u + block) % ThreadCache::kEntries];
+    if (entry.file_id != id_ || entry.block != block || entry.decoded <= at) {
+      entry.file_id = 0;
+      int last = 0;
+      if (!decode_coded(block, at + 1, entry.values, last)) return coded_failure(rank);
+      entry.file_id = id_;
+      entry.block = block;
+      entry.decoded = at + 1;
+    }
+    return entry.values[at];
+  }
   const uint64_t block = rank / h.block_size;
   ThreadCache& cache = thread_cache();
   ThreadCache::Entry& entry = cache.entries[(id_ * 0x9E3779B1u + block) % ThreadCache::kEntries];
@@ -533,6 +691,11 @@ Expected<bool> TableFile::read_block(uint64_t block, int8_t* out) const {
     if (damaged()) return damaged_error();
     return true;
   }
+  if (is_coded()) {
+    int last = 0;
+    if (!decode_coded(block, static_cast<size_t>(n), out, last)) return coded_failure(first);
+    return true;
+  }
   auto* bytes = reinterpret_cast<uint8_t*>(out);
   Expected<bool> ok = decode_block(block, bytes, thread_cache().context);
   if (!ok) return ok;
@@ -558,6 +721,26 @@ Expected<std::vector<int8_t>> TableFile::read_all(
       if (progress && b % 1024 == 1023)
         progress(std::min(h.position_count, (b + 1) * h.block_size), h.position_count);
     }
+    if (progress) progress(h.position_count, h.position_count);
+    return values;
+  }
+  if (is_coded()) {
+    std::string error;
+    std::atomic<uint64_t> blocks_done{0};
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_or_all_cores(threads))
+    for (uint64_t b = 0; b < h.block_count; ++b) {
+      Expected<bool> ok = read_block(b, values.data() + b * h.block_size);
+      if (!ok) {
+#pragma omp critical
+        error = ok.error();
+        continue;
+      }
+      const uint64_t done = blocks_done.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (progress && omp_get_thread_num() == 0 && done % 4096 == 0)
+        progress(std::min(h.position_count, done * h.block_size), h.position_count);
+    }
+    if (!error.empty()) return Error{error};
+    if (damaged()) return damaged_error();
     if (progress) progress(h.position_count, h.position_count);
     return values;
   }

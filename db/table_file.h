@@ -13,20 +13,36 @@
 
 #include "db/mapping_guard.h"
 #include "db/table_format.h"
+#include "db/value_code.h"
 #include "solver/rules/expected.h"
 
 namespace mancala::db {
 
 struct WriteOptions {
-  uint32_t block_size = 1024;  // positions per block: smaller probes faster, larger packs tighter
+  // How a compressed layer is coded: kCodedBlocks (format version 2, the default: smaller files
+  // and probes several times faster, db/README.md "Version 2") or kZigzagBytes (version 1, zstd
+  // blocks, still written on request and read as ever).
+  uint32_t encoding = kCodedBlocks;
+  // Positions per block: smaller probes faster, larger packs tighter. 0: the encoding's default
+  // (kDefaultCodedBlockSize, or kDefaultZstdBlockSize); a coded block holds at most
+  // kMaxCodedBlockSize.
+  uint32_t block_size = 0;
   // zstd level. 12, not zstd's densest 19: on Kalah tables 19 made the build twice as slow (zstd
   // took 70% of it) for files 6% smaller; `db build --level 19` still gives the smallest files.
   int compression_level = 12;
   size_t dictionary_size = 16 * 1024;  // 0: no dictionary
-  // kPlainBytes instead of zstd blocks: one byte per value, uncompressed (the three fields
+  // kPlainBytes instead of compressed blocks: one byte per value, uncompressed (the fields
   // above are then unused).
   bool plain = false;
 };
+
+// Positions per zstd block when the options leave it to the encoding.
+inline constexpr uint32_t kDefaultZstdBlockSize = 1024;
+// The block size a write with these options uses.
+inline uint32_t block_size_of(const WriteOptions& options) {
+  if (options.block_size) return options.block_size;
+  return options.encoding == kCodedBlocks ? kDefaultCodedBlockSize : kDefaultZstdBlockSize;
+}
 
 struct WriteReport {
   uint64_t file_size = 0;
@@ -71,6 +87,7 @@ class TableFile {
   uint64_t size() const { return header_.position_count; }
   uint32_t encoding() const { return header_.value_encoding; }
   bool is_plain() const { return header_.value_encoding == kPlainBytes; }
+  bool is_coded() const { return header_.value_encoding == kCodedBlocks; }
   // True once a read of the file's mapping faulted (the file was truncated or rewritten in place
   // under this reader): every read fails from then on.
   bool damaged() const { return mapping_.damaged(); }
@@ -97,6 +114,10 @@ class TableFile {
     out = v;
     return true;
   }
+  // The value at `rank` of a coded file (kCodedBlocks), without the per-thread cache of zstd
+  // blocks: its group checked against its checksum on first touch, then its block decoded up to
+  // the rank. False when value(rank) would be an error (it says why).
+  bool coded_value(uint64_t rank, int& out) const;
   // The values of one block (block_size() of them, fewer in the last), decoded into `out`.
   Expected<bool> read_block(uint64_t block, int8_t* out) const;
   // Every value, in rank order (used to resume builds and by verify, stats and unpack), each
@@ -118,6 +139,14 @@ class TableFile {
   // The encoding's part of open's checks, on a header already known to be sound.
   Expected<bool> check_blocks();
   Expected<bool> check_plain();
+  Expected<bool> check_coded();
+  // Checks a coded group against its checksum and records the verdict; true when sound.
+  bool check_coded_group(uint64_t group) const;
+  // Decodes the first `count` values of coded block `block` (out may be null: `last` gets the
+  // last one); false when its group or its bytes are unsound.
+  bool decode_coded(uint64_t block, size_t count, int8_t* out, int& last) const;
+  // Why a coded read of `rank` failed.
+  Error coded_failure(uint64_t rank) const;
   Expected<bool> decode_block(uint64_t block, uint8_t* out, void* context) const;
   // Checks a plain block against its checksum and records the verdict; true when sound.
   bool check_plain_block(uint64_t block) const;
@@ -129,12 +158,13 @@ class TableFile {
   TableHeader header_{};
   GuardedMapping mapping_;
   int max_value_ = 0;               // values lie in -s..s
-  const uint8_t* index_ = nullptr;  // block offsets (zstd) or block checksums (plain)
+  const uint8_t* index_ = nullptr;  // block offsets (zstd), block checksums (plain) or groups
   const uint8_t* data_ = nullptr;   // the blocks, or a plain file's values
   void* dictionary_ = nullptr;      // ZSTD_DDict*
   uint64_t id_ = 0;                 // tells cached blocks of different files apart
-  // Plain files: per block, kBlockUnchecked, kBlockGood or kBlockBad.
+  // Plain files: per block, kBlockUnchecked, kBlockGood or kBlockBad; coded files: per group.
   std::unique_ptr<std::atomic<uint8_t>[]> block_state_;
+  std::shared_ptr<const ValueCode> code_;  // coded files: the layer's code
 };
 
 }  // namespace mancala::db

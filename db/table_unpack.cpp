@@ -92,4 +92,49 @@ Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn
   return true;
 }
 
+Expected<bool> convert_tables(const ConvertRequest& request, const LayerProgressFn& progress,
+                              const std::function<void(const ConvertLayerReport&)>& layer_done) {
+  if (request.write.plain) return Error{"plain copies are made by unpacking, not converting"};
+  Expected<UnpackPlan> plan = plan_unpack(
+      UnpackRequest{request.rules, request.max_seeds, request.database_dir, request.threads});
+  if (!plan) return Error{plan.error()};
+  const std::string name = request.rules.table_name();
+  const int houses = request.rules.houses;
+  Expected<WriterLock> lock = WriterLock::acquire(plan->directory);
+  if (!lock) return Error{lock.error()};
+  remove_stale_temporaries(plan->directory, "seeds-");
+  const TableIndex index(2 * houses, plan->last_layer);
+  for (int s = 0; s <= plan->last_layer; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ConvertLayerReport report;
+    report.seeds = s;
+    report.positions = index.layer_size(s);
+    report.path = plan->directory + "/" + layer_file_name(s);
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(report.path, name, houses, s);
+    if (!file) return Error{file.error()};
+    report.old_size = (*file)->header().file_size;
+    if ((*file)->encoding() == request.write.encoding &&
+        (*file)->block_size() == block_size_of(request.write)) {
+      report.kept = true;
+      report.file_size = report.old_size;
+    } else {
+      Expected<std::vector<int8_t>> values = (*file)->read_all_checked(
+          [&](uint64_t done, uint64_t total) {
+            if (progress) progress({s, "decode", done, total});
+          },
+          request.threads);
+      if (!values) return Error{values.error()};
+      file.value().reset();  // the mapping is released before the file is replaced
+      if (progress) progress({s, "write", 0, 1});
+      Expected<WriteReport> written =
+          write_table_file(report.path, name, houses, s, *values, request.write, request.threads);
+      if (!written) return Error{written.error()};
+      report.file_size = written->file_size;
+    }
+    report.seconds = seconds_since(t0);
+    if (layer_done) layer_done(report);
+  }
+  return true;
+}
+
 }  // namespace mancala::db

@@ -1,6 +1,7 @@
 // Plain copies of a game's tables: seeds-NN.plain.mtb next to each seeds-NN.mtb, holding the
 // values as bytes (kPlainBytes, table_format.h) that probes read in place instead of
 // decompressing blocks. Resumable: a layer whose copy is already there and sound is kept.
+// Also the conversion of the compressed layers between format versions 1 (zstd) and 2 (coded).
 #pragma once
 
 #include <functional>
@@ -41,5 +42,30 @@ Expected<UnpackPlan> plan_unpack(const UnpackRequest& request);
 // the table directory's WriterLock.
 Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn& progress,
                              const std::function<void(const UnpackLayerReport&)>& layer_done);
+
+struct ConvertRequest {
+  Rules rules;
+  int max_seeds = -1;  // convert layers 0..max_seeds; -1: every layer the directory has
+  std::string database_dir;
+  int threads = 0;     // that decode and code a layer; 0: all cores
+  WriteOptions write;  // the encoding (and its block size) to write; not plain
+};
+
+struct ConvertLayerReport {
+  int seeds = 0;
+  uint64_t positions = 0;
+  bool kept = false;  // already in the encoding and block size asked for
+  uint64_t old_size = 0;
+  uint64_t file_size = 0;
+  double seconds = 0;
+  std::string path;
+};
+
+// Rewrites each compressed layer (seeds-NN.mtb) in the encoding the request asks for: decoded
+// whole and checked against its data checksum, written under a temporary name, read back, then
+// renamed over the old file, holding the table directory's WriterLock. Plain copies are left as
+// they are (they hold the same values). Resumable: layers already converted are kept.
+Expected<bool> convert_tables(const ConvertRequest& request, const LayerProgressFn& progress,
+                              const std::function<void(const ConvertLayerReport&)>& layer_done);
 
 }  // namespace mancala::db

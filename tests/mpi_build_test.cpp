@@ -93,19 +93,22 @@ std::string layer_name(int seeds) {
   return name;
 }
 
-// The one-machine build of `game` to `max_seeds`, built once per test process.
-std::string reference(const std::string& game, int max_seeds = kMaxSeeds) {
+// The one-machine build of `game` to `max_seeds` in `encoding` (coded: format version 2, zstd:
+// version 1), built once per test process.
+std::string reference(const std::string& game, int max_seeds = kMaxSeeds,
+                      const std::string& encoding = "coded") {
   static std::map<std::string, std::string> built;
-  const std::string key = game + "/" + std::to_string(max_seeds);
+  const std::string key = game + "/" + std::to_string(max_seeds) + "/" + encoding;
   if (auto it = built.find(key); it != built.end()) return it->second;
-  std::string name = game + "_" + std::to_string(max_seeds);
+  std::string name = game + "_" + std::to_string(max_seeds) + "_" + encoding;
   for (char& c : name)
     if (c == ':') c = '_';
   const std::string dir = scratch("reference_" + name);
   // The reference builds serve the whole process, and go when it ends.
   mancala::testing_helpers::remove_at_exit(dir);
-  const CommandResult r = run(std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds " +
-                              std::to_string(max_seeds) + " --quiet --out " + dir);
+  const CommandResult r =
+      run(std::string(MANCALA_BINARY) + " db build " + game + " --max-seeds " +
+          std::to_string(max_seeds) + " --encoding " + encoding + " --quiet --out " + dir);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   return built[key] = dir;
 }
@@ -130,12 +133,13 @@ struct BuildCase {
   int ranks;
   int threads;
   const char* partition;
+  const char* encoding = "coded";
 };
 
 std::string case_name(const ::testing::TestParamInfo<BuildCase>& info) {
   std::string name = std::string(info.param.table) + "_" + std::to_string(info.param.ranks) +
                      "_ranks_" + std::to_string(info.param.threads) + "_threads_" +
-                     info.param.partition;
+                     info.param.partition + "_" + info.param.encoding;
   for (char& c : name)
     if (c == '-') c = '_';
   return name;
@@ -154,13 +158,13 @@ TEST_P(DistributedBuild, GivesTheOneMachineBuildsBytes) {
   const CommandResult r =
       run(mpirun(c.ranks) + " db build " + c.game + " --max-seeds " + std::to_string(kMaxSeeds) +
           " --mpi --threads " + std::to_string(c.threads) + " --partition " + c.partition +
-          " --out " + out);
+          " --encoding " + c.encoding + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find(std::to_string(c.ranks) + " ranks x " + std::to_string(c.threads) +
                           (c.threads == 1 ? " thread," : " threads,")),
             std::string::npos)
       << r.output;
-  expect_same_layers(reference(c.game), out, c.table);
+  expect_same_layers(reference(c.game, kMaxSeeds, c.encoding), out, c.table);
   fs::remove_all(out);
 }
 
@@ -184,6 +188,9 @@ std::vector<BuildCase> build_cases() {
   cases.push_back({"oware:4:abapa", "oware-abapa", 2, 2, "interleaved"});
   cases.push_back({"oware:4:awari", "oware-awari", 3, 1, "ranges"});
   cases.push_back({"kalah:6:4", "kalah-6", 2, 2, "ranges"});
+  // Format version 1 (zstd blocks), still written on request, the same bytes too.
+  cases.push_back({"kalah:6:4", "kalah-6", 3, 1, "interleaved", "zstd"});
+  cases.push_back({"oware:4:abapa", "oware-abapa", 2, 2, "ranges", "zstd"});
   return cases;
 }
 

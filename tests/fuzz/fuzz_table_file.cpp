@@ -1,8 +1,9 @@
 // Fuzz target: a table layer file, opened and read every way the readers do (header checks,
 // probes, blocks, the whole layer, the data checksum, and the probe API over a directory holding
-// it). Built twice: as is, and with MANCALA_FUZZ_RECOMPUTE_CHECKSUMS, where the header, index,
-// dictionary, data and block checksums are recomputed from the mutated bytes first, so that the
-// fuzzer gets past them to the checks behind them.
+// it), in every encoding (zstd, plain, and format version 2's coded blocks). Built twice: as is,
+// and with MANCALA_FUZZ_RECOMPUTE_CHECKSUMS, where the header, index, dictionary, data and block
+// checksums are recomputed from the mutated bytes first, so that the fuzzer gets past them to the
+// checks behind them.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "db/table_blocks.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "db/table_values.h"
@@ -36,8 +38,27 @@ void recompute_checksums(std::vector<uint8_t>& bytes) {
     return offset <= size && length <= size - offset;
   };
   const bool plain = h.value_encoding == kPlainBytes;
+  if (h.value_encoding == kCodedBlocks) {
+    // Coded (format version 2): each group's checksum over its bytes, as far as they lie inside.
+    const uint64_t groups = coded_group_count(h.block_count);
+    if (groups < (uint64_t{1} << 32) && inside(h.index_offset, groups * sizeof(CodedGroup))) {
+      for (uint64_t g = 0; g < groups; ++g) {
+        CodedGroup entry;
+        uint8_t* at = bytes.data() + h.index_offset + g * sizeof entry;
+        std::memcpy(&entry, at, sizeof entry);
+        const uint64_t length = entry.block_end[kGroupBlocks - 1];
+        if (!inside(h.data_offset, h.data_size) || entry.offset > h.data_size ||
+            length > h.data_size - entry.offset)
+          continue;
+        entry.checksum = plain_block_checksum(bytes.data() + h.data_offset + entry.offset, length);
+        std::memcpy(at, &entry, sizeof entry);
+      }
+      h.index_checksum = checksum64(bytes.data() + h.index_offset, groups * sizeof(CodedGroup));
+    }
+  }
   const uint64_t index_entries = h.block_count + (plain ? 0 : 1);
-  if (index_entries < (uint64_t{1} << 40) && inside(h.index_offset, 8 * index_entries)) {
+  if (h.value_encoding != kCodedBlocks && index_entries < (uint64_t{1} << 40) &&
+      inside(h.index_offset, 8 * index_entries)) {
     if (plain && inside(h.data_offset, h.data_size) && h.block_size)
       for (uint64_t b = 0; b < h.block_count; ++b) {
         const uint64_t first = b * uint64_t{h.block_size};
@@ -86,6 +107,9 @@ void read_every_way(const std::string& path) {
     int in_place = 0;
     if (file.is_plain() && file.plain_value(rank, in_place) &&
         (in_place < -seeds || in_place > seeds))
+      std::abort();
+    if (file.is_coded() && file.coded_value(rank, in_place) &&
+        (in_place < -seeds || in_place > seeds || !value || *value != in_place))
       std::abort();
   }
   if (count <= (1u << 22)) {

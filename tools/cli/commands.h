@@ -12,6 +12,7 @@ void add_bench_command(CLI::App& app);
 void add_db_command(CLI::App& app);  // the group; its subcommands below
 void add_db_build_command(CLI::App& db);
 void add_db_unpack_command(CLI::App& db);
+void add_db_convert_command(CLI::App& db);
 void add_db_info_command(CLI::App& db);
 void add_db_verify_command(CLI::App& db);
 void add_db_query_command(CLI::App& db);

@@ -27,7 +27,8 @@ struct BuildOptions {
   int max_seeds = -1;
   std::string out;
   int threads = 0;
-  uint32_t block_size = db::WriteOptions{}.block_size;
+  uint32_t block_size = 0;  // 0: the encoding's default
+  std::string encoding = "coded";
   int level = db::WriteOptions{}.compression_level;
   bool quiet = false;
   bool mpi = false;
@@ -47,6 +48,10 @@ ParsedBuild parse_build(const BuildOptions& options) {
   request.max_seeds = options.max_seeds;
   request.database_dir = database_directory(options.out);
   request.write.block_size = options.block_size;
+  request.write.encoding = options.encoding == "zstd" ? db::kZigzagBytes : db::kCodedBlocks;
+  if (request.write.encoding == db::kCodedBlocks && options.block_size > db::kMaxCodedBlockSize)
+    throw Failure(fmt::format("--block-size: a coded block holds at most {} positions",
+                              db::kMaxCodedBlockSize));
   request.write.compression_level = options.level;
   request.threads = options.threads;  // 0: all cores (with --mpi: shared out, below)
   parsed.distributed.partition = options.partition == "ranges"
@@ -219,7 +224,12 @@ void add_db_build_command(CLI::App& db) {
                   "Threads that build a layer; as many again compress and write the finished "
                   "layer below alongside (default: all cores)")
       ->check(thread_count());
-  cmd->add_option("--block-size", build->block_size, "Positions per compressed block")
+  cmd->add_option("--encoding", build->encoding,
+                  "coded (format version 2, the default: Huffman codes in small blocks, smaller "
+                  "and faster to probe) or zstd (format version 1)")
+      ->check(CLI::IsMember({"coded", "zstd"}));
+  cmd->add_option("--block-size", build->block_size,
+                  "Positions per compressed block (default 128 coded, at most 512; 1024 zstd)")
       ->check(integer_in(64, db::kMaxBlockSize));
   cmd->add_option("--level", build->level,
                   "zstd compression level, 1-22 (default 12; 19 writes about 6% smaller files, "

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "db/file_io.h"
+#include "db/table_blocks.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "tools/cli/commands.h"
@@ -34,9 +35,16 @@ void print_file_info(const db::TableFile& file, bool verbose) {
       fmt::print("file size       {} bytes ({:.3f} bits/position)\n", h.file_size, bits);
       return;
     }
-    fmt::print("value encoding  zigzag byte, zstd blocks\n");
-    fmt::print("block size      {} positions ({} blocks)\n", h.block_size, h.block_count);
-    fmt::print("dictionary      {} bytes\n", h.dictionary_size);
+    if (file.is_coded()) {
+      fmt::print("value encoding  Huffman codes in context of the previous value, small blocks\n");
+      fmt::print("block size      {} positions ({} blocks, {} index groups)\n", h.block_size,
+                 h.block_count, db::coded_group_count(h.block_count));
+      fmt::print("code            {} bytes\n", h.dictionary_size);
+    } else {
+      fmt::print("value encoding  zigzag byte, zstd blocks\n");
+      fmt::print("block size      {} positions ({} blocks)\n", h.block_size, h.block_count);
+      fmt::print("dictionary      {} bytes\n", h.dictionary_size);
+    }
     fmt::print(
         "file size       {} bytes ({:.3f} bits/position, {:.1f}x smaller than a byte each)\n",
         h.file_size, bits, 8.0 / bits);
@@ -95,7 +103,7 @@ void run_info(const std::string& path) {
                  bytes, 8.0 * static_cast<double>(bytes) / static_cast<double>(positions));
     if (plain_layers)
       fmt::print(
-          "plain copies of {} layers (read instead of the zstd files): {} positions in {} "
+          "plain copies of {} layers (read instead of the compressed files): {} positions in {} "
           "bytes\n",
           plain_layers, plain_positions, plain_bytes);
     fmt::print("\n");

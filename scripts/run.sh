@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian machine to a game. It installs only what the board needs
 # (scripts/install-deps.sh --board), builds only the `mancala` command (Release), builds small
-# endgame tables (Kalah 6 houses and Oware abapa up to 14 seeds: seconds) and starts the web board
-# (`mancala serve`) on them, printing the address to open; Ctrl-C stops it. While the board is up,
+# endgame tables (Kalah 6 houses and Oware abapa up to 12 seeds: a second or two) and starts the
+# web board (`mancala serve`) on them, printing the address to open; Ctrl-C stops it. While the board is up,
 # deeper tables are built in the background at a low priority (Kalah to 20 seeds, about 30 s on two
 # cores; then Oware to 20, a few minutes): the server uses each layer as it lands and the board
 # says how far the tables reach. Built layers are kept for later runs, and an interrupted build
 # goes on where it stopped. MANCALA_RUN_SEEDS="KALAH OWARE" chooses the background build's depths
-# ("14 14": none).
+# ("12 12": none).
 # Arguments are passed to `mancala serve` (e.g. --port 9000).
 # `scripts/run.sh play [GAME OPTIONS...]` plays in the terminal instead, by default Kalah against
 # the strongest computer level (6, Pro): `scripts/run.sh play oware --level 1`.
@@ -18,7 +18,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 mancala="$root/build/tools/mancala"
 for game in kalah oware; do
   # A finished build is kept: this returns at once when the tables are there.
-  "$mancala" db build "$game" --max-seeds 14 --quiet >/dev/null
+  "$mancala" db build "$game" --max-seeds 12 --quiet >/dev/null
 done
 if [ "${1:-}" = play ]; then
   shift

@@ -1,5 +1,6 @@
-// The command line's one error path and its validators (tools/command_line/cli.h), driven in-process: command
-// lines are parsed and checked without running anything (CommandMode::ParseOnly).
+// The command line's one error path and its validators (tools/command_line/cli.h), driven
+// in-process: command lines are parsed and checked without running anything
+// (CommandMode::ParseOnly).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/command_line/cli.h"
 #include "tools/mancala_command.h"
 
 // A namespace per file: the suite is compiled in unity batches.

@@ -4,6 +4,7 @@
 
 #include "mancala_version.h"
 #include "tools/cli/commands.h"
+#include "tools/command_line/cli.h"
 #include "tools/engine/engine_command.h"
 #include "tools/http/serve_command.h"
 
@@ -32,6 +33,10 @@ int run_command_line(int argc, const char* const* argv, CommandMode mode) {
                        "Print the version and exit");
   add_commands(app);
   return run_command_line(app, argc, argv, mode);
+}
+
+int run_command_line(int argc, const char* const* argv) {
+  return run_command_line(argc, argv, CommandMode::Execute);
 }
 
 }  // namespace mancala::cli

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/command_line/cli.h"
 #include "tools/mancala_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,8 +8,8 @@
 # that load, errors of each (non-2xx answers and socket errors: 0 below the queue limit) and the
 # server's peak memory. wrk shares the machine with the server.
 #
-# The tables are the default ones (Kalah 6 houses and Oware abapa to 14 seeds, as scripts/run.sh
-# builds them) in DB (default $MANCALA_DB or ~/.local/share/mancala/db); the queries are 2000
+# The tables are Kalah 6 houses and Oware abapa to 14 seeds (built if missing; scripts/run.sh builds
+# deeper ones) in DB (default $MANCALA_DB or ~/.local/share/mancala/db); the queries are 2000
 # random positions with 8 to 14 seeds on the board, half Kalah, half Oware.
 # Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [DB]
 # MANCALA_BINARY=path: that `mancala` is measured, nothing is installed nor built (to compare two

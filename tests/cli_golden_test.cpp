@@ -115,8 +115,10 @@ const GoldenCase kCases[] = {
     // would be: the kalah:6:3 start has too few seeds for a build to pay.)
     {"solve_builds_tables_in_memory", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 -q"},
     {"solve_builds_tables_json", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 --json"},
+    {"solve_says_where_it_saved_the_tables",
+     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q"},
     {"solve_saves_the_tables_it_builds",
-     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 --json && "
+     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q && "
      "ls {fresh_db}/kalah-6"},
     {"solve_bad_build_tables", "solve kalah:6:3 --build-tables 65"},
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},

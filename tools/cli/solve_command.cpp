@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "db/file_io.h"
 #include "db/table_build.h"
 #include "db/table_values.h"
 #include "solver/rules/thread_count.h"
@@ -97,6 +98,9 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
         const Expected<bool> done = db::build_tables(request, show, {});
         building.finish();
         if (!done) throw Failure(done.error());
+        if (!o.json)
+          fmt::print(stderr, "built the {} tables up to {} seeds into {} (kept for later runs)\n",
+                     rules.table_name(), wanted, db::shown_path(request.database_dir));
         open_disk_tables();
       } else {
         built = std::make_unique<BuiltTables>(rules, wanted, threads, show);

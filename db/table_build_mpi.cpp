@@ -313,6 +313,10 @@ class DistributedBuild {
   void levels_phase(int s, LayerWork& work);
   Expected<WriteReport> write_layer(int s, const std::vector<int8_t>& values);
   Expected<WriteReport> write_coded_layer(int s, const std::vector<int8_t>& values);
+  Expected<uint64_t> finish_layer_file(int s, uint64_t count, LayerSections layout,
+                                       const std::string& temporary, const std::string& path,
+                                       uint64_t index_offset, uint64_t index_bytes,
+                                       uint64_t data_offset, bool decode_all);
   void report_progress(int s, const std::string& phase, uint64_t done_here, uint64_t total);
 
   Comm comm_;
@@ -795,6 +799,56 @@ std::string compare_with_file(int fd, uint64_t offset, const uint8_t* expected, 
 // A coded layer (kCodedBlocks): the symbol counts of every rank's values summed on every rank
 // (integers: the same code whatever the ranks), then each rank codes its own groups and writes
 // them and their index entries where write_table_file would have put them.
+// Rank 0 checksums the sections from the file, writes the header, checks the file as any reader
+// would (with `decode_all`, every block decoded too) and renames it into place; every rank
+// learns the outcome, and the file's size.
+Expected<uint64_t> DistributedBuild::finish_layer_file(int s, uint64_t count, LayerSections layout,
+                                                       const std::string& temporary,
+                                                       const std::string& path,
+                                                       uint64_t index_offset, uint64_t index_bytes,
+                                                       uint64_t data_offset, bool decode_all) {
+  std::string error;
+  uint64_t file_size = 0;
+  if (comm_.rank == 0) {
+    Expected<bool> ok =
+        stream_section_checksum(temporary, index_offset, index_bytes, layout.index_checksum);
+    if (ok)
+      ok = stream_section_checksum(temporary, data_offset, layout.data_size, layout.data_checksum);
+    if (!ok) error = ok.error();
+    const TableHeader header = layer_header(name_, houses_, s, count, layout);
+    file_size = header.file_size;
+    if (error.empty()) {
+      const int fd = ::open(temporary.c_str(), O_WRONLY);
+      const bool written =
+          fd >= 0 &&
+          ::pwrite(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
+          ::fsync(fd) == 0;
+      if (fd >= 0) ::close(fd);
+      if (!written) error = temporary + ": write failed (disk full?)";
+    }
+    if (error.empty()) {
+      Expected<std::shared_ptr<const TableFile>> check =
+          TableFile::open(temporary, name_, houses_, s);
+      if (!check) {
+        error = path + ": written file failed its check: " + check.error();
+      } else if (decode_all) {
+        Expected<std::vector<int8_t>> all = (*check)->read_all({}, threads_);
+        if (!all) error = path + ": written file failed its check: " + all.error();
+      }
+    }
+    if (error.empty()) {
+      std::error_code ec;
+      std::filesystem::rename(temporary, path, ec);
+      if (ec) error = path + ": cannot rename into place: " + ec.message();
+    }
+    if (!error.empty()) std::filesystem::remove(temporary);
+  }
+  error = comm_.agree(error);
+  if (!error.empty()) return Error{error};
+  MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return file_size;
+}
+
 Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
                                                           const std::vector<int8_t>& values) {
   const uint32_t block = block_size_of(request_.write);
@@ -914,53 +968,19 @@ Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
     return Error{error};
   }
 
-  // Rank 0 checksums the sections from the file, writes the header, checks the file as any
-  // reader would (every group against its checksum, every block decoded), and renames it.
-  uint64_t file_size = 0;
-  if (me == 0) {
-    LayerSections layout;
-    layout.encoding = kCodedBlocks;
-    layout.block_size = block;
-    layout.block_count = blocks;
-    layout.dictionary_size = lengths.size();
-    layout.data_size = data_size;
-    layout.dictionary_checksum = checksum64(lengths.data(), lengths.size());
-    Expected<bool> ok =
-        stream_section_checksum(temporary, index_offset, index_bytes, layout.index_checksum);
-    if (ok) ok = stream_section_checksum(temporary, data_offset, data_size, layout.data_checksum);
-    if (!ok) error = ok.error();
-    const TableHeader header = layer_header(name_, houses_, s, count, layout);
-    file_size = header.file_size;
-    if (error.empty()) {
-      const int fd = ::open(temporary.c_str(), O_WRONLY);
-      const bool written =
-          fd >= 0 &&
-          ::pwrite(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
-          ::fsync(fd) == 0;
-      if (fd >= 0) ::close(fd);
-      if (!written) error = temporary + ": write failed (disk full?)";
-    }
-    if (error.empty()) {
-      Expected<std::shared_ptr<const TableFile>> check =
-          TableFile::open(temporary, name_, houses_, s);
-      if (!check) {
-        error = path + ": written file failed its check: " + check.error();
-      } else {
-        Expected<std::vector<int8_t>> all = (*check)->read_all({}, threads_);
-        if (!all) error = path + ": written file failed its check: " + all.error();
-      }
-    }
-    if (error.empty()) {
-      std::error_code ec;
-      std::filesystem::rename(temporary, path, ec);
-      if (ec) error = path + ": cannot rename into place: " + ec.message();
-    }
-    if (!error.empty()) std::filesystem::remove(temporary);
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) return Error{error};
-  MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  return WriteReport{file_size, blocks, lengths.size(), coding_threads};
+  // Every group checked against its checksum and every block decoded, as any reader would.
+  LayerSections layout;
+  layout.encoding = kCodedBlocks;
+  layout.block_size = block;
+  layout.block_count = blocks;
+  layout.dictionary_size = lengths.size();
+  layout.data_size = data_size;
+  layout.dictionary_checksum = checksum64(lengths.data(), lengths.size());
+  const Expected<uint64_t> file_size =
+      finish_layer_file(s, count, layout, temporary, path, index_offset, index_bytes, data_offset,
+                        /*decode_all=*/true);
+  if (!file_size) return Error{file_size.error()};
+  return WriteReport{*file_size, blocks, lengths.size(), coding_threads};
 }
 
 Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int8_t>& values) {
@@ -1161,48 +1181,18 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
     return Error{error};
   }
 
-  // Rank 0 checksums the sections from the file, writes the header, checks the file as any
-  // reader would, and renames it into place.
-  uint64_t file_size = 0;
-  if (me == 0) {
-    LayerSections layout;
-    layout.encoding = kZigzagBytes;
-    layout.block_size = static_cast<uint32_t>(block);
-    layout.block_count = blocks;
-    layout.dictionary_size = dictionary.size();
-    layout.data_size = data_size;
-    layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-    Expected<bool> ok =
-        stream_section_checksum(temporary, index_offset, index_bytes, layout.index_checksum);
-    if (ok) ok = stream_section_checksum(temporary, data_offset, data_size, layout.data_checksum);
-    if (!ok) error = ok.error();
-    const TableHeader header = layer_header(name_, houses_, s, count, layout);
-    file_size = header.file_size;
-    if (error.empty()) {
-      const int fd = ::open(temporary.c_str(), O_WRONLY);
-      const bool written =
-          fd >= 0 &&
-          ::pwrite(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
-          ::fsync(fd) == 0;
-      if (fd >= 0) ::close(fd);
-      if (!written) error = temporary + ": write failed (disk full?)";
-    }
-    if (error.empty()) {
-      Expected<std::shared_ptr<const TableFile>> check =
-          TableFile::open(temporary, name_, houses_, s);
-      if (!check) error = path + ": written file failed its check: " + check.error();
-    }
-    if (error.empty()) {
-      std::error_code ec;
-      std::filesystem::rename(temporary, path, ec);
-      if (ec) error = path + ": cannot rename into place: " + ec.message();
-    }
-    if (!error.empty()) std::filesystem::remove(temporary);
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) return Error{error};
-  MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  return WriteReport{file_size, blocks, dictionary.size(), compressing_threads};
+  LayerSections layout;
+  layout.encoding = kZigzagBytes;
+  layout.block_size = static_cast<uint32_t>(block);
+  layout.block_count = blocks;
+  layout.dictionary_size = dictionary.size();
+  layout.data_size = data_size;
+  layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
+  const Expected<uint64_t> file_size =
+      finish_layer_file(s, count, layout, temporary, path, index_offset, index_bytes, data_offset,
+                        /*decode_all=*/false);
+  if (!file_size) return Error{file_size.error()};
+  return WriteReport{*file_size, blocks, dictionary.size(), compressing_threads};
 }
 
 }  // namespace

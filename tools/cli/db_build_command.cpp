@@ -50,8 +50,8 @@ ParsedBuild parse_build(const BuildOptions& options) {
   request.write.block_size = options.block_size;
   request.write.encoding = options.encoding == "zstd" ? db::kZigzagBytes : db::kCodedBlocks;
   if (request.write.encoding == db::kCodedBlocks && options.block_size > db::kMaxCodedBlockSize)
-    throw Failure(fmt::format("--block-size: a coded block holds at most {} positions",
-                              db::kMaxCodedBlockSize));
+    throw UsageError(fmt::format("--block-size: a coded block holds at most {} positions",
+                                 db::kMaxCodedBlockSize));
   request.write.compression_level = options.level;
   request.threads = options.threads;  // 0: all cores (with --mpi: shared out, below)
   parsed.distributed.partition = options.partition == "ranges"

@@ -2,10 +2,10 @@
 # One command from a fresh Debian machine to a game. It installs only what the board needs
 # (scripts/install-deps.sh --board), builds only the `mancala` command (Release), builds small
 # endgame tables (Kalah 6 houses and Oware abapa up to 12 seeds: a second or two) and starts the
-# web board (`mancala serve`) on them, printing the address to open; Ctrl-C stops it. While the board is up,
-# deeper tables are built in the background at a low priority (Kalah to 20 seeds, about 30 s on two
-# cores; then Oware to 20, a few minutes): the server uses each layer as it lands and the board
-# says how far the tables reach. Built layers are kept for later runs, and an interrupted build
+# web board (`mancala serve`) on them, printing the address to open; Ctrl-C stops it. While the
+# board is up, deeper tables are built in the background at a low priority (Kalah to 20 seeds,
+# about 30 s on two cores; then Oware to 20, a few minutes): the server uses each layer as it
+# lands and the board says how far the tables reach. Built layers are kept for later runs, and an interrupted build
 # goes on where it stopped. MANCALA_RUN_SEEDS="KALAH OWARE" chooses the background build's depths
 # ("12 12": none).
 # Arguments are passed to `mancala serve` (e.g. --port 9000).

@@ -18,6 +18,7 @@
 #include "db/table_verify.h"
 #include "db/value_code.h"
 #include "tests/scratch_directory.h"
+#include "tests/table_directory_test.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::db::table_code_test {
@@ -46,19 +47,9 @@ std::vector<int8_t> table_like_values(uint64_t count, int seeds, uint32_t seed) 
   return values;
 }
 
-class CodedTables : public ::testing::Test {
+class CodedTables : public testing_tables::TableDirectoryTest {
  protected:
-  void SetUp() override { dir_ = testing_helpers::fresh_test_directory("mancala_coded"); }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  void build(const char* game, int seeds, WriteOptions write = {}) {
-    BuildRequest request{*parse_rules(game), seeds, dir_.string(), write};
-    Expected<bool> done = build_tables(request, {}, {});
-    ASSERT_TRUE(done.ok()) << done.error();
-  }
-  std::string layer_path(const char* table_dir, int seeds) const {
-    return (dir_ / table_dir / layer_file_name(seeds)).string();
-  }
+  CodedTables() : TableDirectoryTest("mancala_coded") {}
   // A coded file of kalah:6 layer `seeds` holding `values`, written at dir_/name.
   std::string write_coded(const std::vector<int8_t>& values, int seeds, uint32_t block_size = 0) {
     const std::string path = (dir_ / ("layer-" + std::to_string(seeds) + ".mtb")).string();
@@ -68,8 +59,6 @@ class CodedTables : public ::testing::Test {
     EXPECT_TRUE(written.ok()) << written.error();
     return path;
   }
-
-  fs::path dir_;
 };
 
 TEST(ValueCode, LengthsAreTheSameForTheSameCountsAndFormAPrefixCode) {

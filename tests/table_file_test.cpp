@@ -23,6 +23,7 @@
 #include "db/table_verify.h"
 #include "solver/rules/moves.h"
 #include "tests/scratch_directory.h"
+#include "tests/table_directory_test.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::db::table_file_test {
@@ -34,20 +35,9 @@ uint64_t composition_count_for_test(int seeds, int slots) {
   return TableIndex(slots, seeds).layer_size(seeds);
 }
 
-class TableFiles : public ::testing::Test {
+class TableFiles : public testing_tables::TableDirectoryTest {
  protected:
-  void SetUp() override { dir_ = testing_helpers::fresh_test_directory("mancala_tables"); }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Builds kalah:6 (or another game) tables up to `seeds` into dir_.
-  void build(const char* game, int seeds, WriteOptions write = {}) {
-    BuildRequest request{*parse_rules(game), seeds, dir_.string(), write};
-    Expected<bool> done = build_tables(request, {}, {});
-    ASSERT_TRUE(done.ok()) << done.error();
-  }
-  std::string layer_path(const char* table_dir, int seeds) const {
-    return (dir_ / table_dir / layer_file_name(seeds)).string();
-  }
+  TableFiles() : TableDirectoryTest("mancala_tables") {}
   std::string plain_path(const char* table_dir, int seeds) const {
     return (dir_ / table_dir / plain_layer_file_name(seeds)).string();
   }
@@ -95,8 +85,6 @@ class TableFiles : public ::testing::Test {
   static void write_bytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(TableFiles, ProbeGivesTheBuiltValues) {

@@ -146,10 +146,6 @@ Json kind_json(const GameForm& form, const std::vector<service::TablesFound>& fo
       {"tables", std::move(tables)}};
 }
 
-}  // namespace
-
-namespace {
-
 int64_t steady_nanoseconds() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())

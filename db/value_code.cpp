@@ -1,6 +1,7 @@
 #include "db/value_code.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -86,6 +87,32 @@ void count_contexts(const int8_t* values, uint64_t count, uint32_t block_size, i
     context = symbol;
     ++in_block;
   }
+}
+
+ValueEntropy value_entropy(const int8_t* values, uint64_t count, uint32_t block_size, int seeds) {
+  std::vector<uint64_t> counts;
+  count_contexts(values, count, block_size, seeds, counts);
+  const uint32_t symbols = code_symbol_count(seeds);
+  std::vector<uint64_t> order0(symbols, 0);
+  double given_previous = 0;  // bits, over every value
+  for (size_t row = 0; row + symbols <= counts.size(); row += symbols) {
+    uint64_t in_context = 0;
+    for (uint32_t s = 0; s < symbols; ++s) in_context += counts[row + s];
+    for (uint32_t s = 0; s < symbols; ++s) {
+      const uint64_t n = counts[row + s];
+      order0[s] += n;
+      if (n)
+        given_previous -= static_cast<double>(n) *
+                          std::log2(static_cast<double>(n) / static_cast<double>(in_context));
+    }
+  }
+  ValueEntropy out;
+  if (count == 0) return out;
+  const double total = static_cast<double>(count);
+  out.given_previous = given_previous / total;
+  for (uint64_t n : order0)
+    if (n) out.order0 -= static_cast<double>(n) / total * std::log2(static_cast<double>(n) / total);
+  return out;
 }
 
 std::vector<uint8_t> code_lengths(const std::vector<uint64_t>& counts, int seeds) {

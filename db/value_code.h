@@ -39,6 +39,16 @@ void count_contexts(const int8_t* values, uint64_t count, uint32_t block_size, i
 // kMaxCodeLength bits. Deterministic: equal counts give equal lengths on every machine.
 std::vector<uint8_t> code_lengths(const std::vector<uint64_t>& counts, int seeds);
 
+// The entropy, in bits a value, of values[0 .. count-1] (a layer of `seeds`, in blocks of
+// `block_size`): given nothing (order 0), and given each value's context in this code (what an
+// ideal code with these contexts would take, before the index and the Huffman code's rounding).
+// What `mancala db stats` reports, so that the room a better code has left is visible.
+struct ValueEntropy {
+  double order0 = 0;
+  double given_previous = 0;
+};
+ValueEntropy value_entropy(const int8_t* values, uint64_t count, uint32_t block_size, int seeds);
+
 class ValueCode {
  public:
   // The code whose lengths a file's code section holds; an error when they are no prefix code

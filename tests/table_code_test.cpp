@@ -129,6 +129,19 @@ TEST(ValueCode, OversubscribedOrOverlongLengthsAreRefused) {
   EXPECT_FALSE(ValueCode::from_lengths(lengths.data(), lengths.size() - 1, seeds).ok());
 }
 
+TEST(ValueEntropy, AlternatingValuesCostOneBitAloneAndNothingGivenThePrevious) {
+  // Layer 2: values 0, 2, 0, 2, ... in blocks of 4, so every block starts with 0.
+  std::vector<int8_t> values(4096);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int8_t>(i % 2 ? 2 : 0);
+  const ValueEntropy entropy = value_entropy(values.data(), values.size(), 4, 2);
+  EXPECT_NEAR(entropy.order0, 1.0, 1e-9);
+  EXPECT_NEAR(entropy.given_previous, 0.0, 1e-9);
+  // Blocks of 3 start with 0 or 2 in turn: the first values' context then holds one bit each.
+  const ValueEntropy odd = value_entropy(values.data(), 4095, 3, 2);
+  EXPECT_NEAR(odd.given_previous, 1.0 / 3, 1e-5);  // 683 blocks start with 0, 682 with 2
+  EXPECT_EQ(value_entropy(values.data(), 0, 4, 2).order0, 0.0);
+}
+
 TEST(ValueCode, BitsNoCodeStartsWithAreNoValue) {
   // One symbol in the first context: its code is one bit, the other bit pattern is no code.
   const int seeds = 1;

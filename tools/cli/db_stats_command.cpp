@@ -1,4 +1,5 @@
-// mancala db stats DIR: won, drawn and lost positions and the value histogram per layer.
+// mancala db stats DIR: won, drawn and lost positions and the value histogram per layer, and
+// the bits a position its file takes against its values' entropy.
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "db/file_io.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
+#include "db/value_code.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/stats_chart.h"
 #include "tools/command_line/cli.h"
@@ -22,6 +24,10 @@ namespace mancala::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+double bits_per_position(const LayerStats& layer) {
+  return static_cast<double>(layer.file_bytes) * 8 / static_cast<double>(layer.positions);
+}
 
 struct StatsOptions {
   std::string path;
@@ -72,6 +78,14 @@ void run_stats(const StatsOptions& options) {
     LayerStats stats;
     stats.seeds = s;
     stats.positions = values->size();
+    stats.file_bytes = (*file)->header().file_size;
+    // The entropy given the previous value in blocks of the coded format's size (the file's own
+    // when it is coded), whatever this file's encoding: the bound the coded format works to.
+    const uint32_t block_size =
+        (*file)->is_coded() ? (*file)->header().block_size : db::kDefaultCodedBlockSize;
+    const db::ValueEntropy entropy = db::value_entropy(values->data(), values->size(), block_size, s);
+    stats.entropy_order0 = entropy.order0;
+    stats.entropy_given_previous = entropy.given_previous;
     for (int v = -128; v < 128; ++v) {
       const uint64_t c = counts[static_cast<uint8_t>(static_cast<int8_t>(v))];
       if (!c) continue;
@@ -81,28 +95,45 @@ void run_stats(const StatsOptions& options) {
     layers.push_back(std::move(stats));
   }
   if (options.csv) {
-    fmt::print("seeds,positions,wins,draws,losses,min_value,max_value,histogram\n");
+    fmt::print(
+        "seeds,positions,wins,draws,losses,min_value,max_value,histogram,file_bytes,"
+        "bits_per_position,entropy_order0,entropy_given_previous\n");
     for (const LayerStats& l : layers) {
       std::string histogram;
       for (auto [v, c] : l.histogram)
         histogram += fmt::format("{}{}:{}", histogram.empty() ? "" : " ", v, c);
-      fmt::print("{},{},{},{},{},{},{},\"{}\"\n", l.seeds, l.positions, l.wins, l.draws, l.losses,
-                 l.histogram.begin()->first, l.histogram.rbegin()->first, histogram);
+      fmt::print("{},{},{},{},{},{},{},\"{}\",{},{:.4f},{:.4f},{:.4f}\n", l.seeds, l.positions,
+                 l.wins, l.draws, l.losses, l.histogram.begin()->first,
+                 l.histogram.rbegin()->first, histogram, l.file_bytes, bits_per_position(l),
+                 l.entropy_order0, l.entropy_given_previous);
     }
   } else {
     fmt::print("table {} ({})\n", name, dir);
-    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8}  values (value:share%)\n", "seeds", "positions",
-               "won%", "drawn%", "lost%");
+    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8} {:>9} {:>6} {:>7}  values (value:share%)\n", "seeds",
+               "positions", "won%", "drawn%", "lost%", "bits/pos", "H0", "H|prev");
+    uint64_t positions = 0, bytes = 0;
+    double order0 = 0, given_previous = 0;  // bits, over every position
     for (const LayerStats& l : layers) {
       const double n = static_cast<double>(l.positions) / 100.0;
       std::string histogram;
       for (auto [v, c] : l.histogram)
         if (static_cast<double>(c) / n >= 0.5)
           histogram += fmt::format(" {}:{:.0f}", v, static_cast<double>(c) / n);
-      fmt::print("{:>5} {:>14} {:>8.2f} {:>8.2f} {:>8.2f} {}\n", l.seeds, l.positions,
-                 static_cast<double>(l.wins) / n, static_cast<double>(l.draws) / n,
-                 static_cast<double>(l.losses) / n, histogram);
+      fmt::print("{:>5} {:>14} {:>8.2f} {:>8.2f} {:>8.2f} {:>9.3f} {:>6.3f} {:>7.3f} {}\n", l.seeds,
+                 l.positions, static_cast<double>(l.wins) / n, static_cast<double>(l.draws) / n,
+                 static_cast<double>(l.losses) / n, bits_per_position(l), l.entropy_order0,
+                 l.entropy_given_previous, histogram);
+      positions += l.positions;
+      bytes += l.file_bytes;
+      order0 += l.entropy_order0 * static_cast<double>(l.positions);
+      given_previous += l.entropy_given_previous * static_cast<double>(l.positions);
     }
+    const double all = static_cast<double>(positions);
+    fmt::print("{:>5} {:>14} {:>8} {:>8} {:>8} {:>9.3f} {:>6.3f} {:>7.3f}\n", "all", positions, "",
+               "", "", static_cast<double>(bytes) * 8 / all, order0 / all, given_previous / all);
+    fmt::print(
+        "bits/pos: the layer file's bytes (header, index and code included) a position; H0: the "
+        "entropy of a value; H|prev: given the value before it in its block\n");
   }
   if (!options.plot.empty()) {
     Expected<bool> written = db::write_file_atomically(options.plot, svg_chart(name, layers));

@@ -223,7 +223,7 @@ done
 
 echo "== Kalah(6,4) from the start, $runs runs each (median, fastest-slowest)"
 $python - "$results" <<'EOF'
-import statistics, sys
+import re, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     label, values = line.rstrip("\n").split("\t")
@@ -235,6 +235,25 @@ for label, r in sorted(rows.items(), key=lambda kv: (" standard" not in kv[0], "
     nodes = r[len(r) // 2][1]
     print("%-72s %6s %12s %9.2f %17s" % (label, r[0][0], nodes, statistics.median(s),
           "(%.2f-%.2f)" % (min(s), max(s))))
+# Each thread count against one thread, setting by setting: the runs were interleaved, so run i
+# of one count is paired with run i of one thread; the median of the pairs' ratios is printed,
+# for the seconds to the value and for the nodes.
+pairs = []
+for label, r in rows.items():
+    if not label.startswith("this project") or label.endswith(", 1 thread(s)"):
+        continue
+    base = re.sub(r", \d+ thread\(s\)$", ", 1 thread(s)", label)
+    if base not in rows:
+        continue
+    b = rows[base]
+    n = min(len(r), len(b))
+    time_ratio = statistics.median(r[i][2] / b[i][2] for i in range(n))
+    node_ratio = statistics.median(int(r[i][1]) / int(b[i][1]) for i in range(n))
+    pairs.append((label, time_ratio, node_ratio, n))
+if pairs:
+    print("%-72s %9s %9s" % ("against one thread (median of paired runs)", "seconds", "nodes"))
+    for label, time_ratio, node_ratio, n in sorted(pairs):
+        print("%-72s %9.3f %9.3f" % (label.replace("this project, ", ""), time_ratio, node_ratio))
 EOF
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 

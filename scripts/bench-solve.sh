@@ -4,7 +4,10 @@
 # solver reads in place), with one thread and with two, RUNS times each (default 3), the runs of
 # all settings interleaved so that a busy spell of the machine does not land on one setting only.
 # Prints per setting the value, the nodes, and the median seconds to the value with the fastest
-# and slowest run.
+# and slowest run; then, for each setting on more than one thread, its seconds and nodes against
+# one thread's (the median of the ratios of the runs made side by side: the target is two
+# threads at 0.55 of one thread's time). Only a machine with a core free for each thread gives
+# wall times worth comparing: docs/solving.md ("Several threads") measures CPU time instead.
 #
 # The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db); layers that are
 # missing are built there first, and plain copies made (`mancala db unpack`).

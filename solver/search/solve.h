@@ -23,7 +23,11 @@
 //     (`ExactValues`), and move ordering by the table's best move, extra turns and captures;
 //   - an initial guess from a short heuristic search;
 //   - several threads on one shared table, each searching every test: what one proves the others
-//     find in the table, and the first to finish ends the test.
+//     find in the table, and the first to finish ends the test. A node being searched carries a
+//     busy bit in its entry, and a thread puts off the busy children of a node (ABDADA), the
+//     first child only at a node expected to fail low, so that the threads split the children
+//     instead of walking the same ones (docs/solving.md, "Several threads": two threads take
+//     0.48-0.62 of one thread's CPU-bound time on Kalah(6,4), against 0.55-0.76 before).
 //
 // Kalah and Congkak cannot repeat a position (a sowing that puts nothing in a store only moves
 // the mover's seeds towards it). Oware can: a position that repeats one on the current line is

@@ -26,8 +26,8 @@
 //     find in the table, and the first to finish ends the test. A node being searched carries a
 //     busy bit in its entry, and a thread puts off the busy children of a node (ABDADA), the
 //     first child only at a node expected to fail low, so that the threads split the children
-//     instead of walking the same ones (docs/solving.md, "Several threads": two threads take
-//     0.48-0.62 of one thread's CPU-bound time on Kalah(6,4), against 0.55-0.76 before).
+//     instead of walking the same ones (docs/solving.md, "Several threads": two threads took
+//     0.53-0.56 of one thread's time to Kalah(6,4)'s value, against 0.64-0.89 before).
 //
 // Kalah and Congkak cannot repeat a position (a sowing that puts nothing in a store only moves
 // the mover's seeds towards it). Oware can: a position that repeats one on the current line is

@@ -4,7 +4,10 @@
 # solver reads in place), with one thread and with two, RUNS times each (default 3), the runs of
 # all settings interleaved so that a busy spell of the machine does not land on one setting only.
 # Prints per setting the value, the nodes, and the median seconds to the value with the fastest
-# and slowest run.
+# and slowest run; then, for each setting on more than one thread, its seconds and nodes against
+# one thread's (the median of the ratios of the runs made side by side: the issue's target is two
+# threads at 0.55 of one thread's time). Only a machine with a core free for each thread gives
+# wall times worth comparing: docs/solving.md ("Several threads") measures CPU time instead.
 #
 # The tables come from DB (default $MANCALA_DB or ~/.local/share/mancala/db); layers that are
 # missing are built there first, and plain copies made (`mancala db unpack`).
@@ -223,7 +226,7 @@ done
 
 echo "== Kalah(6,4) from the start, $runs runs each (median, fastest-slowest)"
 $python - "$results" <<'EOF'
-import statistics, sys
+import re, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     label, values = line.rstrip("\n").split("\t")
@@ -235,6 +238,25 @@ for label, r in sorted(rows.items(), key=lambda kv: (" standard" not in kv[0], "
     nodes = r[len(r) // 2][1]
     print("%-72s %6s %12s %9.2f %17s" % (label, r[0][0], nodes, statistics.median(s),
           "(%.2f-%.2f)" % (min(s), max(s))))
+# Each thread count against one thread, setting by setting: the runs were interleaved, so run i
+# of one count is paired with run i of one thread; the median of the pairs' ratios is printed,
+# for the seconds to the value and for the nodes.
+pairs = []
+for label, r in rows.items():
+    if not label.startswith("this project") or label.endswith(", 1 thread(s)"):
+        continue
+    base = re.sub(r", \d+ thread\(s\)$", ", 1 thread(s)", label)
+    if base not in rows:
+        continue
+    b = rows[base]
+    n = min(len(r), len(b))
+    time_ratio = statistics.median(r[i][2] / b[i][2] for i in range(n))
+    node_ratio = statistics.median(int(r[i][1]) / int(b[i][1]) for i in range(n))
+    pairs.append((label, time_ratio, node_ratio, n))
+if pairs:
+    print("%-72s %9s %9s" % ("against one thread (median of paired runs)", "seconds", "nodes"))
+    for label, time_ratio, node_ratio, n in sorted(pairs):
+        print("%-72s %9.3f %9.3f" % (label.replace("this project, ", ""), time_ratio, node_ratio))
 EOF
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 

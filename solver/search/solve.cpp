@@ -26,16 +26,25 @@ namespace mancala {
 //   bits 63..30  check: the hash's high 34 bits
 //   bits 29..20  proven lower bound on the future (10-bit two's complement, -512..511)
 //   bits 19..10  proven upper bound on the future (the same)
-//   bits  9..6   the best move found, tried first (0..11)
-//   bits  5..0   work: 1 + log2 of the nodes the last search of this position took (at most
-//                63); within a bucket the entry of least work is replaced
+//   bits  9..6   the best move found, tried first (0..11; 15: none, an entry made only to be
+//                marked busy)
+//   bit   5      busy: some thread is searching the position now (parallel solves only)
+//   bits  4..0   work: 1 + log2 of the nodes the last search of this position took (at most
+//                31); within a bucket the entry of least work is replaced
 //   0: an empty entry (a stored entry has a non-zero check, bounds or work: work is at least 1)
 //
 // Why one word: the solver's time goes on this table's cache misses, and eight entries to a
 // line hold twice the positions of sixteen-byte ones in the same memory (Kalah(6,4),
 // empty-capture, 256 MB: 17% fewer nodes). A 34-bit check over eight entries mistakes a
 // position less often than a 32-bit check over four did. Several threads share the table
-// without locks: an entry is read and written as one word, so it is never torn.
+// without locks: an entry is read and written as one word, so it is never torn. Two threads may
+// still write the same entry at once, and one write is then lost: every bound ever stored is
+// proven, so a lost or older one costs work, never a wrong value.
+//
+// Why the busy mark is in the entry (ABDADA keeps it there too) and not in a table of its own:
+// the node's own line has just been read, and its children's lines are fetched anyway for the
+// cutoff check, so marking and asking cost no extra miss; a separate table (the solver had one,
+// 64 K slots) is written at every node by every thread, and its lines move between the cores.
 struct Solver::Entry {
   uint64_t word;
 };
@@ -52,7 +61,11 @@ constexpr int kBoundBits = 10;
 constexpr uint64_t kBoundMask = (uint64_t{1} << kBoundBits) - 1;
 constexpr int kBoundLimit = 1 << (kBoundBits - 1);  // bounds lie in -kBoundLimit..kBoundLimit-1
 constexpr uint64_t kMoveMask = 0xF;
-constexpr int kMaxWork = 63;  // the work field's six bits
+constexpr int kMaxWork = 31;  // the work field's five bits
+// Set while some thread searches the entry's position (parallel solves only; see `search`).
+constexpr uint64_t kBusyBit = uint64_t{1} << 5;
+// The move field of an entry made only to carry the busy bit: no move known yet.
+constexpr int kNoMove = 15;
 static_assert(kMaxHouses <= static_cast<int>(kMoveMask) + 1, "a move fits in four bits");
 
 uint64_t load(const uint64_t& word) {
@@ -89,32 +102,15 @@ int move_of(uint64_t word) {
 int work_of(uint64_t word) {
   return static_cast<int>(word & static_cast<uint64_t>(kMaxWork));
 }
+bool busy_of(uint64_t word) {
+  return (word & kBusyBit) != 0;
+}
 }  // namespace
 
-// The positions some thread is searching right now, for a parallel solve: one slot per hash,
-// holding the key of the position whose search took it (0: free). A slot another position holds
-// is simply not taken, so a search is sometimes not marked: it costs only some shared work.
-struct Solver::BusyMark {
-  BusyMark(Solver* solver, uint64_t key) {
-    if (!solver) return;
-    std::atomic<uint64_t>& slot = solver->busy_[solver->busy_index(key)];
-    uint64_t free = 0;
-    if (slot.compare_exchange_strong(free, key, std::memory_order_relaxed)) slot_ = &slot;
-  }
-  ~BusyMark() {
-    if (slot_) slot_->store(0, std::memory_order_relaxed);
-  }
-  BusyMark(const BusyMark&) = delete;
-  BusyMark& operator=(const BusyMark&) = delete;
-
- private:
-  std::atomic<uint64_t>* slot_ = nullptr;
-};
-
 // The other threads of a parallel solve. Each test is searched by all of them at once on the
-// shared table ("lazy" parallelism): whatever one proves, the others find in the table, and the
-// first to finish the test ends it for all. A thread puts off a child that another one is
-// searching (see BusyMark and `search`), so that they split the work of a node between them.
+// shared table: whatever one proves, the others find in the table, and the first to finish the
+// test ends it for all. A thread puts off a child that another one is searching (the busy bit of
+// its entry, see `search`), so that they split the work of a node between them.
 struct Solver::Helpers {
   std::vector<pthread_t> threads;
   std::vector<std::unique_ptr<Worker>> workers;
@@ -143,7 +139,6 @@ Solver::Solver(const Rules& rules, size_t transposition_megabytes, const ExactVa
   if (rules.total_seeds() >= kBoundLimit)
     throw std::invalid_argument("the solver takes games of at most " +
                                 std::to_string(kBoundLimit - 1) + " seeds");
-  if (threads_ > 1) busy_ = std::make_unique<std::atomic<uint64_t>[]>(kBusySlots);
   // The largest power of two of buckets that fits in the size asked for, computed so that no
   // size can overflow (a size beyond the address space is capped, and BigBuffer then reports
   // std::bad_alloc).
@@ -170,7 +165,41 @@ Solver::~Solver() {
 }
 
 bool Solver::is_busy(uint64_t key) const {
-  return busy_[busy_index(key)].load(std::memory_order_relaxed) == key;
+  const Entry* bucket = bucket_of(key);
+  for (size_t i = 0; i < kBucket; ++i) {
+    const uint64_t word = load(bucket[i].word);
+    if (same_check(word, key)) return busy_of(word);
+  }
+  return false;
+}
+
+void Solver::mark_busy(uint64_t key, int lower, int upper) {
+  Entry* bucket = bucket_of(key);
+  Entry* slot = &bucket[0];
+  int least = INT_MAX;
+  for (size_t i = 0; i < kBucket; ++i) {
+    const uint64_t word = load(bucket[i].word);
+    if (same_check(word, key)) {
+      if (!busy_of(word)) put(bucket[i].word, word | kBusyBit);
+      return;
+    }
+    const int w = word == 0 ? -1 : work_of(word);
+    if (w < least) {
+      least = w;
+      slot = &bucket[i];
+    }
+  }
+  put(slot->word, pack_entry(key, lower, upper, kNoMove, 1) | kBusyBit);
+}
+
+void Solver::clear_busy(uint64_t key) {
+  Entry* bucket = bucket_of(key);
+  for (size_t i = 0; i < kBucket; ++i) {
+    const uint64_t word = load(bucket[i].word);
+    if (!same_check(word, key)) continue;
+    if (busy_of(word)) put(bucket[i].word, word & ~kBusyBit);
+    return;
+  }
 }
 
 Solver::Entry* Solver::bucket_of(uint64_t key) const {
@@ -184,7 +213,7 @@ bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
     if (!same_check(word, key)) continue;
     lower = lower_of(word);
     upper = upper_of(word);
-    move = move_of(word);
+    move = move_of(word) == kNoMove ? -1 : move_of(word);
     return true;
   }
   return false;
@@ -218,6 +247,7 @@ void Solver::report_progress() {
 // stop (a limit, or the test already finished by another thread).
 void Solver::check_in(Worker& w) {
   total_nodes_.fetch_add(w.nodes, std::memory_order_relaxed);
+  w.checked_in += w.nodes;
   w.nodes = 0;
   if (active_generation_.load(std::memory_order_relaxed) != w.generation) w.aborted = true;
   if (budget_.exhausted(nodes())) {
@@ -253,7 +283,7 @@ int seeds_on_board(const Board& b, int total) {
 }  // namespace
 
 template <GameKind K>
-int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
+int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply, bool all_node) {
   if ((++w.nodes & 1023) == 0) check_in(w);
   if (w.aborted) return 0;
   const Side mover = b.side_to_move();
@@ -323,19 +353,25 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     return std::nullopt;
   };
   auto search_child = [&](const Board& c) {
-    return c.side_to_move() == mover ? search<K>(w, c, alpha, beta, ply + 1)
-                                     : -search<K>(w, c, -beta, -alpha, ply + 1);
+    // The expected type of a node: a child where the same side moves again has its parent's, an
+    // opponent's child the other one; once a child has been searched without a cutoff, the node
+    // is failing low, and its later children are expected to cut off.
+    const int v = c.side_to_move() == mover ? search<K>(w, c, alpha, beta, ply + 1, all_node)
+                                            : -search<K>(w, c, -beta, -alpha, ply + 1, !all_node);
+    all_node = true;
+    return v;
   };
 
-  const uint64_t nodes_before = w.nodes + total_nodes_.load(std::memory_order_relaxed);
+  const uint64_t nodes_before = w.nodes + w.checked_in;
   int saved_repetition = 0;
   if constexpr (K == GameKind::Oware) {
     saved_repetition = w.repetition_ply;
     w.repetition_ply = INT_MAX;
     w.path.emplace(key, ply);
   }
+  // Marked busy while its children are searched (parallel solves only; cleared by the store).
   const bool shared = threads_ > 1;
-  BusyMark mark(shared ? this : nullptr, key);
+  if (shared) mark_busy(key, lower - lead, upper - lead);
 
   // Enhanced transposition cutoffs (a child whose proven bound already refutes the window) wait
   // for every child's bucket; near the tables, where a child's search is mostly probes, that wait
@@ -423,15 +459,19 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
   // In a parallel solve a child another thread is searching right now is put off until the
   // others are done (by then its bound is often in the table), so that the threads split a
   // node's children between them instead of all searching the same one ("ABDADA"). The first
-  // child is never put off (unless the table's move went before it): it is the likeliest cutoff,
-  // and searching it first keeps the order.
+  // child is put off only at a node expected to fail low (an ALL node, where every child is
+  // searched anyway): at a node expected to cut off it is the likeliest cutoff, and a second
+  // child searched meanwhile is likely wasted. Putting it off nowhere (as before) made both
+  // threads walk every first child together down to the next split: Kalah(6,4) over the 0..20
+  // tables searched 17-25% more nodes on two threads than on one; with the expected node type,
+  // 4-9% more.
   std::array<int, kMaxHouses> deferred;
   int deferred_count = 0;
   for (int pass = 0, count = n; pass < 2 && best < beta && !w.aborted; ++pass) {
     for (int j = 0; j < count && best < beta; ++j) {
       const int i = pass == 0 ? j : deferred[static_cast<size_t>(j)];
       const Child& child = children[static_cast<size_t>(i)];
-      if (pass == 0 && shared && (i > 0 || others != legal) && is_busy(child.key)) {
+      if (pass == 0 && shared && (i > 0 || others != legal || all_node) && is_busy(child.key)) {
         deferred[static_cast<size_t>(deferred_count++)] = i;
         continue;
       }
@@ -447,7 +487,10 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     storable = w.repetition_ply >= ply;  // it rests on no repetition of a position above
     w.repetition_ply = std::min(saved_repetition, w.repetition_ply);
   }
-  if (w.aborted) return 0;
+  if (w.aborted) {
+    if (shared) clear_busy(key);
+    return 0;
+  }
   best = std::clamp(best, lower, upper);
   if (best >= beta)
     lower = best;
@@ -455,12 +498,16 @@ int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply) {
     upper = best;
   else
     lower = upper = best;
-  if (!storable) return best;
-  // The work counts the nodes every thread searched meanwhile (this one's, and what the others
-  // checked in): exact with one thread, a rough measure in a parallel solve.
+  if (!storable) {
+    if (shared) clear_busy(key);
+    return best;
+  }
+  // The work counts this thread's nodes below the node: exact with one thread; in a parallel
+  // solve the others' share of the subtree is left out (counting every thread's nodes meanwhile,
+  // as before, charged a small subtree with whatever the others searched elsewhere).
   // A cutoff from a child's stored bound searched nothing here (the table's move goes first only
   // where those cutoffs are not tried): the slot keeps the work it had.
-  const uint64_t work = w.nodes + total_nodes_.load(std::memory_order_relaxed) - nodes_before;
+  const uint64_t work = w.nodes + w.checked_in - nodes_before;
   store(key, lower - lead, upper - lead, best_move,
         etc_cut ? -1 : std::min<int>(1 + static_cast<int>(std::bit_width(work)), kMaxWork));
   return best;
@@ -475,16 +522,17 @@ bool Solver::run_test(Worker& w, const Position& p, int beta, int& result) {
   const detail::Board board = detail::to_board(p);
   switch (rules_.kind) {
     case GameKind::Kalah:
-      result = search<GameKind::Kalah>(w, board, beta - 1, beta, 0);
+      result = search<GameKind::Kalah>(w, board, beta - 1, beta, 0, root_all_);
       break;
     case GameKind::Oware:
-      result = search<GameKind::Oware>(w, board, beta - 1, beta, 0);
+      result = search<GameKind::Oware>(w, board, beta - 1, beta, 0, root_all_);
       break;
     case GameKind::Congkak:
-      result = search<GameKind::Congkak>(w, board, beta - 1, beta, 0);
+      result = search<GameKind::Congkak>(w, board, beta - 1, beta, 0, root_all_);
       break;
   }
   total_nodes_.fetch_add(w.nodes, std::memory_order_relaxed);
+  w.checked_in += w.nodes;
   w.nodes = 0;
   return !w.aborted;
 }
@@ -702,7 +750,9 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
     int g = std::clamp(guess, lower_, upper_);
     if (step == 2 && ((g - lower_) & 1)) g += g < upper_ ? 1 : -1;
     const int beta = g == lower_ ? g + step : g;
+    root_all_ = beta > guess;  // a test above the last answer is expected to fail
     const int r = test(position, beta);
+    root_all_ = false;
     if (aborted_) break;
     if (r >= beta)
       prove_lower(r);

@@ -174,22 +174,12 @@ bool Solver::is_busy(uint64_t key) const {
 }
 
 void Solver::mark_busy(uint64_t key, int lower, int upper) {
-  Entry* bucket = bucket_of(key);
-  Entry* slot = &bucket[0];
-  int least = INT_MAX;
-  for (size_t i = 0; i < kBucket; ++i) {
-    const uint64_t word = load(bucket[i].word);
-    if (same_check(word, key)) {
-      if (!busy_of(word)) put(bucket[i].word, word | kBusyBit);
-      return;
-    }
-    const int w = word == 0 ? -1 : work_of(word);
-    if (w < least) {
-      least = w;
-      slot = &bucket[i];
-    }
-  }
-  put(slot->word, pack_entry(key, lower, upper, kNoMove, 1) | kBusyBit);
+  uint64_t word = 0;
+  Entry* slot = slot_for(key, word);
+  if (!same_check(word, key))
+    put(slot->word, pack_entry(key, lower, upper, kNoMove, 1) | kBusyBit);
+  else if (!busy_of(word))
+    put(slot->word, word | kBusyBit);
 }
 
 void Solver::clear_busy(uint64_t key) {
@@ -219,23 +209,27 @@ bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
   return false;
 }
 
-void Solver::store(uint64_t key, int lower, int upper, int move, int work) {
+Solver::Entry* Solver::slot_for(uint64_t key, uint64_t& word) const {
   Entry* bucket = bucket_of(key);
   Entry* slot = &bucket[0];
   int least = INT_MAX;
   for (size_t i = 0; i < kBucket; ++i) {
-    const uint64_t word = load(bucket[i].word);
-    if (same_check(word, key)) {
-      slot = &bucket[i];
-      if (work < 0) work = work_of(word);
-      break;
-    }
+    word = load(bucket[i].word);
+    if (same_check(word, key)) return &bucket[i];
     const int w = word == 0 ? -1 : work_of(word);
     if (w < least) {
       least = w;
       slot = &bucket[i];
     }
   }
+  word = 0;
+  return slot;
+}
+
+void Solver::store(uint64_t key, int lower, int upper, int move, int work) {
+  uint64_t word = 0;
+  Entry* slot = slot_for(key, word);
+  if (work < 0) work = same_check(word, key) ? work_of(word) : 1;
   put(slot->word, pack_entry(key, lower, upper, move, std::clamp(work, 1, kMaxWork)));
 }
 

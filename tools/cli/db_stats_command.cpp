@@ -83,7 +83,8 @@ void run_stats(const StatsOptions& options) {
     // when it is coded), whatever this file's encoding: the bound the coded format works to.
     const uint32_t block_size =
         (*file)->is_coded() ? (*file)->header().block_size : db::kDefaultCodedBlockSize;
-    const db::ValueEntropy entropy = db::value_entropy(values->data(), values->size(), block_size, s);
+    const db::ValueEntropy entropy =
+        db::value_entropy(values->data(), values->size(), block_size, s);
     stats.entropy_order0 = entropy.order0;
     stats.entropy_given_previous = entropy.given_previous;
     for (int v = -128; v < 128; ++v) {
@@ -103,9 +104,9 @@ void run_stats(const StatsOptions& options) {
       for (auto [v, c] : l.histogram)
         histogram += fmt::format("{}{}:{}", histogram.empty() ? "" : " ", v, c);
       fmt::print("{},{},{},{},{},{},{},\"{}\",{},{:.4f},{:.4f},{:.4f}\n", l.seeds, l.positions,
-                 l.wins, l.draws, l.losses, l.histogram.begin()->first,
-                 l.histogram.rbegin()->first, histogram, l.file_bytes, bits_per_position(l),
-                 l.entropy_order0, l.entropy_given_previous);
+                 l.wins, l.draws, l.losses, l.histogram.begin()->first, l.histogram.rbegin()->first,
+                 histogram, l.file_bytes, bits_per_position(l), l.entropy_order0,
+                 l.entropy_given_previous);
     }
   } else {
     fmt::print("table {} ({})\n", name, dir);

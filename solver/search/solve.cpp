@@ -165,12 +165,8 @@ Solver::~Solver() {
 }
 
 bool Solver::is_busy(uint64_t key) const {
-  const Entry* bucket = bucket_of(key);
-  for (size_t i = 0; i < kBucket; ++i) {
-    const uint64_t word = load(bucket[i].word);
-    if (same_check(word, key)) return busy_of(word);
-  }
-  return false;
+  uint64_t word = 0;
+  return entry_of(key, word) && busy_of(word);
 }
 
 void Solver::mark_busy(uint64_t key, int lower, int upper) {
@@ -183,30 +179,31 @@ void Solver::mark_busy(uint64_t key, int lower, int upper) {
 }
 
 void Solver::clear_busy(uint64_t key) {
-  Entry* bucket = bucket_of(key);
-  for (size_t i = 0; i < kBucket; ++i) {
-    const uint64_t word = load(bucket[i].word);
-    if (!same_check(word, key)) continue;
-    if (busy_of(word)) put(bucket[i].word, word & ~kBusyBit);
-    return;
-  }
+  uint64_t word = 0;
+  if (Entry* entry = entry_of(key, word); entry && busy_of(word))
+    put(entry->word, word & ~kBusyBit);
 }
 
 Solver::Entry* Solver::bucket_of(uint64_t key) const {
   return entries_ + (key & bucket_mask_) * kBucket;
 }
 
-bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
-  const Entry* bucket = bucket_of(key);
+Solver::Entry* Solver::entry_of(uint64_t key, uint64_t& word) const {
+  Entry* bucket = bucket_of(key);
   for (size_t i = 0; i < kBucket; ++i) {
-    const uint64_t word = load(bucket[i].word);
-    if (!same_check(word, key)) continue;
-    lower = lower_of(word);
-    upper = upper_of(word);
-    move = move_of(word) == kNoMove ? -1 : move_of(word);
-    return true;
+    word = load(bucket[i].word);
+    if (same_check(word, key)) return &bucket[i];
   }
-  return false;
+  return nullptr;
+}
+
+bool Solver::find(uint64_t key, int& lower, int& upper, int& move) const {
+  uint64_t word = 0;
+  if (!entry_of(key, word)) return false;
+  lower = lower_of(word);
+  upper = upper_of(word);
+  move = move_of(word) == kNoMove ? -1 : move_of(word);
+  return true;
 }
 
 Solver::Entry* Solver::slot_for(uint64_t key, uint64_t& word) const {

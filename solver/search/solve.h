@@ -161,6 +161,8 @@ class Solver {
   void clear_busy(uint64_t key);
   // The bucket of the transposition table that holds `key`'s entry, if it is stored.
   Entry* bucket_of(uint64_t key) const;
+  // The entry that holds `key` (`word` set to it), or null when it is not stored.
+  Entry* entry_of(uint64_t key, uint64_t& word) const;
   // The slot of `key`'s bucket that holds its entry (`word` set to it), or else the one a new
   // entry replaces: an empty one, or the one of least work (`word` set to 0).
   Entry* slot_for(uint64_t key, uint64_t& word) const;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -84,34 +85,36 @@ TEST(Solver, NullWindowTestsGiveProvenBounds) {
   }
 }
 
-// The first guess only decides which tests MTD(f) makes: from far below, far above, at the value
-// or off its parity, the value and best moves come out the same, and a limit stops the solve with
-// bounds that hold.
+// The first guess only decides which tests MTD(f) makes (and outside in, the order of the
+// tests): from far below, far above, at the value or off its parity, the value and best moves
+// come out the same, and a limit stops the solve with bounds that hold.
 TEST_P(SolverThreads, AnyFirstGuessGivesTheSameAnswer) {
   for (const char* game : {"kalah:3:3", "kalah:4:2:empty-capture", "congkak:3:3"}) {
     const Rules rules = *parse_rules(game);
     std::map<std::string, int> memo;
     const Position start = start_position(rules);
     const int expected = exhaustive_value(rules, start, memo);
-    for (int guess : {-100, -expected - 5, expected - 1, expected, expected + 1, 7, 100}) {
-      Solver solver(rules, 4, nullptr, GetParam());
-      SolveOptions options;
-      options.guess = guess;
-      const SolveResult r = solver.solve(start, {}, {}, options);
-      ASSERT_TRUE(r.solved) << game << " guess " << guess;
-      EXPECT_EQ(r.value, expected) << game << " guess " << guess;
-      for (Move m : generate_moves(rules, start)) {
-        const bool best = std::find(r.best.begin(), r.best.end(), m) != r.best.end();
-        EXPECT_EQ(best, move_value(rules, start, m, memo) == expected)
-            << game << " guess " << guess << " move " << int(m);
+    for (int guess : {-100, -expected - 5, expected - 1, expected, expected + 1, 7, 100})
+      for (bool outside_in : {false, true}) {
+        Solver solver(rules, 4, nullptr, GetParam());
+        SolveOptions options;
+        options.guess = guess;
+        options.outside_in = outside_in;
+        const SolveResult r = solver.solve(start, {}, {}, options);
+        ASSERT_TRUE(r.solved) << game << " guess " << guess;
+        EXPECT_EQ(r.value, expected) << game << " guess " << guess;
+        for (Move m : generate_moves(rules, start)) {
+          const bool best = std::find(r.best.begin(), r.best.end(), m) != r.best.end();
+          EXPECT_EQ(best, move_value(rules, start, m, memo) == expected)
+              << game << " guess " << guess << " move " << int(m);
+        }
+        Solver limited(rules, 4, nullptr, GetParam());
+        SolveLimits limits;
+        limits.max_nodes = 30;
+        const SolveResult stopped = limited.solve(start, limits, {}, options);
+        EXPECT_LE(stopped.lower, expected) << game << " guess " << guess;
+        EXPECT_GE(stopped.upper, expected) << game << " guess " << guess;
       }
-      Solver limited(rules, 4, nullptr, GetParam());
-      SolveLimits limits;
-      limits.max_nodes = 30;
-      const SolveResult stopped = limited.solve(start, limits, {}, options);
-      EXPECT_LE(stopped.lower, expected) << game << " guess " << guess;
-      EXPECT_GE(stopped.upper, expected) << game << " guess " << guess;
-    }
   }
 }
 
@@ -138,6 +141,8 @@ TEST(Solver, TablesBuiltFirstArePaidForAndKeepTheValue) {
   EXPECT_EQ(worth_building("kalah:8:4"), -1);
   EXPECT_GE(worth_building("kalah"), 12);
   EXPECT_LE(worth_building("kalah"), worth_building("kalah:6:5"));
+  // The standard rule's larger search pays for a layer more than empty-capture's.
+  EXPECT_GE(worth_building("kalah"), worth_building("kalah:6:4:empty-capture"));
   for (const char* game : {"kalah:4:3", "kalah:4:3:empty-capture", "kalah:3:3"}) {
     const Rules rules = *parse_rules(game);
     const BuiltTables tables(rules, 8, 1);
@@ -243,6 +248,67 @@ TEST_P(SolverThreads, StopsAtTheNodeLimitWithValidBounds) {
   EXPECT_LE(r.lower, 2);
   EXPECT_GE(r.upper, 2);
   EXPECT_TRUE(r.best.empty());
+}
+
+// Every move's value, as exhaustive search values it, and the best of them is the position's.
+TEST_P(SolverThreads, EachMoveIsValuedAsExhaustiveSearchValuesIt) {
+  Random random(11);
+  for (const char* game : {"kalah:3:3", "kalah:4:2:empty-capture", "congkak:3:2"}) {
+    const Rules rules = *parse_rules(game);
+    Solver solver(rules, 4, nullptr, GetParam());
+    std::map<std::string, int> memo;
+    for (int i = 0; i < 10; ++i) {
+      const Position p =
+          random_position(rules, random, i == 0 ? 0 : static_cast<int>(random.below(6)));
+      const MoveList legal = generate_moves(rules, p);
+      int seen = 0;
+      const std::vector<MoveBounds> moves =
+          solver.solve_each_move(p, {}, [&](const MoveBounds&) { ++seen; });
+      ASSERT_EQ(moves.size(), legal.size()) << game << " " << to_string(p);
+      EXPECT_EQ(seen, static_cast<int>(legal.size()));
+      int best = INT_MIN;
+      for (size_t k = 0; k < moves.size(); ++k) {
+        EXPECT_EQ(moves[k].move, legal[k]);
+        ASSERT_TRUE(moves[k].solved);
+        const int expected = move_value(rules, p, legal[k], memo);
+        EXPECT_EQ(moves[k].lower, expected) << game << " " << to_string(p) << " " << k;
+        EXPECT_EQ(moves[k].upper, expected);
+        best = std::max(best, expected);
+      }
+      EXPECT_EQ(best, exhaustive_value(rules, p, memo));
+    }
+  }
+}
+
+// A node limit for all the moves together: each move's bounds still hold, the moves after an
+// early one's unused share still get theirs, and the total stays within the limit.
+TEST_P(SolverThreads, EachMoveStoppedByALimitKeepsBoundsThatHold) {
+  const Rules rules = *parse_rules("kalah:4:3");
+  const Position start = start_position(rules);
+  // The moves' values, by a solve without limits (the test above checks those against
+  // exhaustive search, which takes a minute here).
+  Solver unlimited(rules, 4);
+  const std::vector<MoveBounds> values = unlimited.solve_each_move(start);
+  Solver solver(rules, 4, nullptr, GetParam());
+  SolveLimits limits;
+  limits.max_nodes = 6000;
+  const std::vector<MoveBounds> moves = solver.solve_each_move(start, limits);
+  ASSERT_EQ(moves.size(), 4u);
+  uint64_t nodes = 0;
+  bool some_unsolved = false;
+  for (size_t k = 0; k < moves.size(); ++k) {
+    const MoveBounds& m = moves[k];
+    ASSERT_TRUE(values[k].solved);
+    const int expected = values[k].lower;
+    EXPECT_LE(m.lower, expected) << int(m.move);
+    EXPECT_GE(m.upper, expected) << int(m.move);
+    EXPECT_EQ(m.solved, m.lower == m.upper);
+    some_unsolved |= !m.solved;
+    nodes += m.nodes;
+  }
+  EXPECT_TRUE(some_unsolved) << "the limit should stop at least one move";
+  // Each thread checks in every 1024 nodes, once per move.
+  EXPECT_LE(nodes, limits.max_nodes + 4u * 1024u * static_cast<unsigned>(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(OneAndTwo, SolverThreads, ::testing::Values(1, 2),

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 
+#include "solver/rules/stopwatch.h"
 #include "solver/search/position_hash.h"
 #include "solver/search/score.h"
 
@@ -737,8 +738,23 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
     quick_limits.max_nodes = 100000;
     guess = quick.run(position, quick_limits).score;
   }
+  bool narrowing = options.outside_in;  // the outside-in tests, before MTD(f)'s
+  bool lower_side_next = true;
   while (lower_ < upper_) {
     int g = std::clamp(guess, lower_, upper_);
+    if (narrowing) {
+      // Halfway from a bound to the guess, the sides in turn, while a bound is two steps or more
+      // away from it. Each test moves one bound past its beta, so the bracket shrinks.
+      const int below = g - lower_, above = upper_ - g;
+      const bool lower_open = below >= 2 * step, upper_open = above >= 2 * step;
+      if (lower_open || upper_open) {
+        const bool lower_side = lower_open && (lower_side_next || !upper_open);
+        g = lower_side ? lower_ + below / 2 : upper_ - above / 2;
+        lower_side_next = !lower_side;
+      } else {
+        narrowing = false;
+      }
+    }
     if (step == 2 && ((g - lower_) & 1)) g += g < upper_ ? 1 : -1;
     const int beta = g == lower_ ? g + step : g;
     root_all_ = beta > guess;  // a test above the last answer is expected to fail
@@ -749,7 +765,7 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
       prove_lower(r);
     else
       prove_upper(r);
-    guess = r;
+    if (!narrowing) guess = r;  // narrowing keeps aiming at the first guess
     if (on_progress_) report_progress();
   }
   result.lower = lower_;
@@ -759,7 +775,9 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
   if (lower_ == upper_) {
     result.solved = true;
     result.value = lower_;
-    if (options.moves_only) {
+    if (options.value_only) {
+      // nothing more asked
+    } else if (options.moves_only) {
       result.best = moves_keeping(position, result.value, true);
     } else {
       // The best moves and the line are part of the answer: no limit stops them halfway.
@@ -771,6 +789,61 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
   result.nodes = nodes();
   result.seconds = budget_.elapsed_seconds();
   return result;
+}
+
+std::vector<MoveBounds> Solver::solve_each_move(
+    const Position& position, const SolveLimits& limits,
+    const std::function<void(const MoveBounds&)>& on_move,
+    const std::function<void(Move, const SolveProgress&)>& on_progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const MoveList moves = generate_moves(rules_, position);
+  std::vector<MoveBounds> all;
+  uint64_t nodes_spent = 0;
+  SolveOptions value_only;
+  value_only.value_only = true;
+  value_only.outside_in = limits.max_seconds > 0 || limits.max_nodes > 0;
+  const int count = moves.size();
+  for (int i = 0; i < count; ++i) {
+    const Move m = moves[i];
+    const Position c = apply_move(rules_, position, m);
+    // The value of the move, for the side that plays it: the child's, negated when the turn
+    // passes (an extra turn keeps the mover).
+    const int sign = c.side_to_move == position.side_to_move ? 1 : -1;
+    MoveBounds bounds;
+    bounds.move = m;
+    if (generate_moves(rules_, c).empty()) {
+      bounds.solved = true;
+      bounds.lower = bounds.upper = final_outcome(rules_, c).lead(position.side_to_move);
+    } else {
+      const int left = count - i;  // this move and those after it
+      SolveLimits share;
+      if (limits.max_seconds > 0)
+        share.max_seconds = std::max(limits.max_seconds - seconds_since(started), 0.0) / left;
+      if (limits.max_nodes > 0)
+        share.max_nodes = std::max<uint64_t>(
+            (limits.max_nodes - std::min(nodes_spent, limits.max_nodes)) / left, 1);
+      // A share of nothing would mean no limit: the moves after the time ran out get a moment.
+      if (limits.max_seconds > 0 && share.max_seconds <= 0) share.max_seconds = 1e-6;
+      std::function<void(const SolveProgress&)> progress;
+      if (on_progress)
+        progress = [&](const SolveProgress& child) {
+          SolveProgress mover = child;
+          mover.lower = sign > 0 ? child.lower : -child.upper;
+          mover.upper = sign > 0 ? child.upper : -child.lower;
+          on_progress(m, mover);
+        };
+      const SolveResult r = solve(c, share, progress, value_only);
+      bounds.solved = r.solved;
+      bounds.lower = sign > 0 ? r.lower : -r.upper;
+      bounds.upper = sign > 0 ? r.upper : -r.lower;
+      bounds.nodes = r.nodes;
+      bounds.seconds = r.seconds;
+      nodes_spent += r.nodes;
+    }
+    all.push_back(bounds);
+    if (on_move) on_move(bounds);
+  }
+  return all;
 }
 
 }  // namespace mancala

@@ -72,6 +72,14 @@ struct SolveOptions {
   // command) the limits stop only the value; once it is proven, the best moves and the line are
   // found whatever they cost.
   bool moves_only = false;
+  // Only the value (or, stopped by a limit, its bounds): no best moves, no line.
+  bool value_only = false;
+  // Loose bounds first: each test halfway between a proven bound and the guess, the two sides in
+  // turn, until both are within a step of it; then MTD(f). A test far from the value is much
+  // cheaper than one at it (Kalah(6,6) over 0..30-seed tables: "at least -24?" took 2 min 45 s;
+  // no test near the guess ended in 7 min), so a solve stopped by a limit has bounds on both
+  // sides, where MTD(f) would have spent it all on the hardest test. Slower to the exact value.
+  bool outside_in = false;
 };
 
 struct SolveProgress {
@@ -90,6 +98,15 @@ struct SolveResult {
   uint64_t nodes = 0;
   double seconds = 0;        // the whole answer: value, best moves and line
   double value_seconds = 0;  // the value alone
+};
+
+// Bounds on the value of one move: the final store difference for the side that plays it.
+struct MoveBounds {
+  Move move = 0;
+  bool solved = false;       // lower == upper
+  int lower = 0, upper = 0;  // proven
+  uint64_t nodes = 0;
+  double seconds = 0;
 };
 
 class Solver {
@@ -112,6 +129,19 @@ class Solver {
   SolveResult solve(const Position& position, const SolveLimits& limits = {},
                     const std::function<void(const SolveProgress&)>& on_progress = {},
                     const SolveOptions& options = {});
+
+  // Bounds on the value of every legal move of `position`, in move order, within `limits` for
+  // them all: each move is given an equal share of what the moves before it left, so the time a
+  // move proves quickly goes to the later ones (with no limit, every move's value). With a limit
+  // each move is solved outside in (SolveOptions::outside_in). The moves share the transposition
+  // table, and what one proves the next may use. `on_move` sees each move's bounds as they come
+  // in, `on_progress` the bounds of the move being solved after each test (both for the side to
+  // move at `position`). The position's value lies between the greatest lower and the greatest
+  // upper bound.
+  std::vector<MoveBounds> solve_each_move(
+      const Position& position, const SolveLimits& limits = {},
+      const std::function<void(const MoveBounds&)>& on_move = {},
+      const std::function<void(Move, const SolveProgress&)>& on_progress = {});
 
   // One null-window test: a proven bound on the value: >= beta means value >= result,
   // < beta means value <= result. Sets `aborted()` when a limit stopped it. (It runs on the

@@ -1,5 +1,8 @@
 // mancala solve GAME [--position P]: the exact value of a whole game, its best moves and a line.
 #include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
@@ -11,6 +14,7 @@
 #include "db/file_io.h"
 #include "db/table_build.h"
 #include "db/table_values.h"
+#include "solver/rules/stopwatch.h"
 #include "solver/rules/thread_count.h"
 #include "solver/search/solve.h"
 #include "solver/tables/built_tables.h"
@@ -40,6 +44,7 @@ struct SolveCommandOptions {
   bool guess_given = false;
   bool json = false;
   bool quiet = false;
+  bool each_move = false;
 };
 
 RulesAndPosition check_solve(const SolveCommandOptions& o) {
@@ -51,6 +56,84 @@ RulesAndPosition check_solve(const SolveCommandOptions& o) {
     throw UsageError(fmt::format("--guess: the value of this position lies in -{}..{}, not {}",
                                  bound, bound, o.guess));
   return parsed;
+}
+
+// What proven bounds on a move's value say, for the side that plays it.
+std::string bounds_verdict(int lower, int upper) {
+  if (lower == upper)
+    return lower > 0   ? fmt::format("win by {}", lower)
+           : lower < 0 ? fmt::format("loss by {}", -lower)
+                       : "draw";
+  if (lower > 0) return fmt::format("win by {} or more", lower);
+  if (upper < 0) return fmt::format("loss by {} or more", -upper);
+  if (lower == 0) return "draw or win";
+  if (upper == 0) return "loss or draw";
+  return "not proven";
+}
+
+// --each-move: bounds on every move's value within the time given (all of it, without a limit).
+void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Position& p,
+                     Solver& solver, const SolveLimits& limits, int tables_max_seeds) {
+  StatusLine status(o.quiet || o.json);
+  const auto started = std::chrono::steady_clock::now();
+  if (!o.json) {
+    fmt::print("{} from {}: every move's value for {}{}\n", rules.name(), to_string(p),
+               side_name(p.side_to_move),
+               limits.max_seconds > 0 ? fmt::format(", within {:g} s", limits.max_seconds) : "");
+    fmt::print("{:<5} {:>9} {:>9}  {:<22} {:>8} {:>10}\n", "move", "at least", "at most", "verdict",
+               "nodes", "seconds");
+  }
+  int lower = INT_MIN, upper = INT_MIN;
+  uint64_t nodes = 0;
+  json_output::Json moves = json_output::Json::array();
+  const auto print_row = [&](const MoveBounds& m) {
+    status.finish();
+    if (o.json) return;
+    fmt::print("{:<5} {:>+9} {:>+9}  {:<22} {:>8} {:>10.1f}\n", move_letter(p.side_to_move, m.move),
+               m.lower, m.upper, bounds_verdict(m.lower, m.upper),
+               format_count(static_cast<double>(m.nodes)), m.seconds);
+    std::fflush(stdout);
+  };
+  const auto show_progress = [&](Move move, const SolveProgress& progress) {
+    status.show(fmt::format("move {}: value in [{:+}, {:+}], {} nodes, {}",
+                            move_letter(p.side_to_move, move), progress.lower, progress.upper,
+                            format_count(static_cast<double>(progress.nodes)),
+                            format_duration(progress.seconds)));
+  };
+  const std::vector<MoveBounds> all = solver.solve_each_move(p, limits, print_row, show_progress);
+  for (const MoveBounds& m : all) {
+    lower = std::max(lower, m.lower);
+    upper = std::max(upper, m.upper);
+    nodes += m.nodes;
+    moves.push_back({{"move", std::string(1, move_letter(p.side_to_move, m.move))},
+                     {"solved", m.solved},
+                     {"lower", m.lower},
+                     {"upper", m.upper},
+                     {"nodes", m.nodes},
+                     {"seconds", json_output::rounded(m.seconds, 3)}});
+  }
+  const double seconds = seconds_since(started);
+  if (o.json) {
+    json_output::Json out;
+    out["game"] = rules.name();
+    out["position"] = to_string(p);
+    out["moves"] = std::move(moves);
+    out["lower"] = lower;
+    out["upper"] = upper;
+    out["nodes"] = nodes;
+    out["seconds"] = json_output::rounded(seconds, 3);
+    out["tables"] = tables_max_seeds;
+    fmt::print("{}\n", json_output::dump(out));
+    return;
+  }
+  // The position is worth its best move: at least the best lower bound, at most the best upper.
+  if (lower == upper)
+    fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", lower,
+               side_name(p.side_to_move));
+  else
+    fmt::print("value      between {:+} and {:+} for {}: {}\n", lower, upper,
+               side_name(p.side_to_move), bounds_verdict(lower, upper));
+  fmt::print("searched   {} nodes in {:.2f} s\n", nodes, seconds);
 }
 
 void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
@@ -121,6 +204,10 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   Solver solver(rules, o.hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
+  if (o.each_move) {
+    print_each_move(o, rules, p, solver, limits, endgame ? endgame->max_seeds() : -1);
+    return;
+  }
   StatusLine status(o.quiet || o.json);
   SolveOptions options;
   if (o.guess_given) options.guess = o.guess;
@@ -206,11 +293,16 @@ void add_solve_command(CLI::App& app) {
                   "Threads searching together (default: all cores; 1 gives the same line every "
                   "run)")
       ->check(thread_count());
+  CLI::Option* each_move = cmd->add_flag(
+      "--each-move", o->each_move,
+      "Bounds on every move's value instead, each move given an equal share of --max-seconds "
+      "(what a move leaves goes to the later ones)");
   CLI::Option* guess =
       cmd->add_option("--guess", o->guess,
                       "Start by testing whether the value is at least this (default: a short "
                       "search's score); with --max-seconds it picks the bound to prove first")
-          ->check(integer_in(-10000, 10000));
+          ->check(integer_in(-10000, 10000))
+          ->excludes(each_move);
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   set_command(

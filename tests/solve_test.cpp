@@ -280,8 +280,8 @@ TEST_P(SolverThreads, EachMoveIsValuedAsExhaustiveSearchValuesIt) {
   }
 }
 
-// A node limit for all the moves together: each move's bounds still hold, the moves after an
-// early one's unused share still get theirs, and the total stays within the limit.
+// A node limit for all the moves together: each move's bounds still hold, and the total stays
+// within the limit.
 TEST_P(SolverThreads, EachMoveStoppedByALimitKeepsBoundsThatHold) {
   const Rules rules = *parse_rules("kalah:4:3");
   const Position start = start_position(rules);

@@ -38,6 +38,7 @@ struct SolveCommandOptions {
   bool save_tables = false;
   double max_seconds = 0;
   size_t hash_megabytes = 256;
+  bool hash_given = false;
   double table_memory_gib = 4;
   int threads = 0;
   int guess = 0;
@@ -201,7 +202,14 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     }
   }
   const ExactValues* endgame = built ? static_cast<const ExactValues*>(built.get()) : tables.get();
-  Solver solver(rules, o.hash_megabytes, endgame, threads);
+  // Over tables built in memory (the route from nothing) the search is a few tens of millions of
+  // nodes, and a 256 MB table costs more in page faults than it saves: Kalah(6,4) from nothing,
+  // one thread, took 0.91 of the CPU time with 64 MB (3 pairs; 2.5 s less system time, 2.6% more
+  // user time). Elsewhere the default stands.
+  constexpr size_t kHashOverTablesBuiltInMemory = 64;
+  const size_t hash_megabytes =
+      built && !o.hash_given ? kHashOverTablesBuiltInMemory : o.hash_megabytes;
+  Solver solver(rules, hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   if (o.each_move) {
@@ -282,10 +290,12 @@ void add_solve_command(CLI::App& app) {
                 "Build them into the database directory, for later runs, instead of in memory");
   cmd->add_option("--max-seconds", o->max_seconds, "Give up after this long (default: no limit)")
       ->check(positive_seconds());
-  cmd->add_option("--hash", o->hash_megabytes,
-                  "Transposition table size in megabytes (default 256; at most this machine's "
-                  "memory; its pages are taken as the search first uses them)")
-      ->check(memory_megabytes());
+  CLI::Option* hash =
+      cmd->add_option("--hash", o->hash_megabytes,
+                      "Transposition table size in megabytes (default 256, 64 over tables it "
+                      "builds in memory; at most this machine's memory; its pages are taken as "
+                      "the search first uses them)")
+          ->check(memory_megabytes());
   cmd->add_option("--table-memory", o->table_memory_gib,
                   "Gibibytes of endgame tables to hold decoded in memory (default 4)")
       ->check(memory_gibibytes());
@@ -307,8 +317,9 @@ void add_solve_command(CLI::App& app) {
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   set_command(
       cmd,
-      [o, guess, build_tables] {
+      [o, guess, build_tables, hash] {
         o->guess_given = guess->count() > 0;
+        o->hash_given = hash->count() > 0;
         o->build_tables_given = build_tables->count() > 0;
         return check_solve(*o);
       },

@@ -262,8 +262,9 @@ TEST_P(SolverThreads, EachMoveIsValuedAsExhaustiveSearchValuesIt) {
           random_position(rules, random, i == 0 ? 0 : static_cast<int>(random.below(6)));
       const MoveList legal = generate_moves(rules, p);
       int seen = 0;
-      const std::vector<MoveBounds> moves =
+      const EachMoveResult result =
           solver.solve_each_move(p, {}, [&](const MoveBounds&) { ++seen; });
+      const std::vector<MoveBounds>& moves = result.moves;
       ASSERT_EQ(moves.size(), legal.size()) << game << " " << to_string(p);
       EXPECT_EQ(seen, static_cast<int>(legal.size()));
       int best = INT_MIN;
@@ -276,6 +277,9 @@ TEST_P(SolverThreads, EachMoveIsValuedAsExhaustiveSearchValuesIt) {
         best = std::max(best, expected);
       }
       EXPECT_EQ(best, exhaustive_value(rules, p, memo));
+      EXPECT_TRUE(result.solved);
+      EXPECT_EQ(result.lower, best);
+      EXPECT_EQ(result.upper, best);
     }
   }
 }
@@ -288,11 +292,13 @@ TEST_P(SolverThreads, EachMoveStoppedByALimitKeepsBoundsThatHold) {
   // The moves' values, by a solve without limits (the test above checks those against
   // exhaustive search, which takes a minute here).
   Solver unlimited(rules, 4);
-  const std::vector<MoveBounds> values = unlimited.solve_each_move(start);
+  const std::vector<MoveBounds> values = unlimited.solve_each_move(start).moves;
+  const int value = unlimited.solve(start).lower;
   Solver solver(rules, 4, nullptr, GetParam());
   SolveLimits limits;
   limits.max_nodes = 6000;
-  const std::vector<MoveBounds> moves = solver.solve_each_move(start, limits);
+  const EachMoveResult result = solver.solve_each_move(start, limits);
+  const std::vector<MoveBounds>& moves = result.moves;
   ASSERT_EQ(moves.size(), 4u);
   uint64_t nodes = 0;
   bool some_unsolved = false;
@@ -307,6 +313,11 @@ TEST_P(SolverThreads, EachMoveStoppedByALimitKeepsBoundsThatHold) {
     nodes += m.nodes;
   }
   EXPECT_TRUE(some_unsolved) << "the limit should stop at least one move";
+  // The position's bounds come from its moves' and hold too.
+  EXPECT_LE(result.lower, value);
+  EXPECT_GE(result.upper, value);
+  EXPECT_EQ(result.solved, result.lower == result.upper);
+  EXPECT_EQ(result.nodes, nodes);
   // Each thread checks in every 1024 nodes, once per move.
   EXPECT_LE(nodes, limits.max_nodes + 4u * 1024u * static_cast<unsigned>(GetParam()));
 }

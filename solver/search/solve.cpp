@@ -791,13 +791,25 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
   return result;
 }
 
-std::vector<MoveBounds> Solver::solve_each_move(
+namespace {
+
+// A child's bounds, for the side that moved into it: the same when the move gave an extra turn,
+// negated (and swapped) when the turn passed.
+void bounds_for_mover(int sign, int child_lower, int child_upper, int& lower, int& upper) {
+  lower = sign > 0 ? child_lower : -child_upper;
+  upper = sign > 0 ? child_upper : -child_lower;
+}
+
+}  // namespace
+
+EachMoveResult Solver::solve_each_move(
     const Position& position, const SolveLimits& limits,
     const std::function<void(const MoveBounds&)>& on_move,
     const std::function<void(Move, const SolveProgress&)>& on_progress) {
   const auto started = std::chrono::steady_clock::now();
   const MoveList moves = generate_moves(rules_, position);
-  std::vector<MoveBounds> all;
+  EachMoveResult all;
+  all.lower = all.upper = INT_MIN;
   uint64_t nodes_spent = 0;
   SolveOptions value_only;
   value_only.value_only = true;
@@ -828,21 +840,24 @@ std::vector<MoveBounds> Solver::solve_each_move(
       if (on_progress)
         progress = [&](const SolveProgress& child) {
           SolveProgress mover = child;
-          mover.lower = sign > 0 ? child.lower : -child.upper;
-          mover.upper = sign > 0 ? child.upper : -child.lower;
+          bounds_for_mover(sign, child.lower, child.upper, mover.lower, mover.upper);
           on_progress(m, mover);
         };
       const SolveResult r = solve(c, share, progress, value_only);
       bounds.solved = r.solved;
-      bounds.lower = sign > 0 ? r.lower : -r.upper;
-      bounds.upper = sign > 0 ? r.upper : -r.lower;
+      bounds_for_mover(sign, r.lower, r.upper, bounds.lower, bounds.upper);
       bounds.nodes = r.nodes;
       bounds.seconds = r.seconds;
       nodes_spent += r.nodes;
     }
-    all.push_back(bounds);
+    all.moves.push_back(bounds);
+    all.lower = std::max(all.lower, bounds.lower);
+    all.upper = std::max(all.upper, bounds.upper);
+    all.nodes += bounds.nodes;
     if (on_move) on_move(bounds);
   }
+  all.solved = all.lower == all.upper;
+  all.seconds = seconds_since(started);
   return all;
 }
 

@@ -109,6 +109,16 @@ struct MoveBounds {
   double seconds = 0;
 };
 
+// Bounds on every move of a position, and so on the position: it is worth its best move, so at
+// least the greatest lower bound and at most the greatest upper bound.
+struct EachMoveResult {
+  std::vector<MoveBounds> moves;  // in move order
+  bool solved = false;            // lower == upper
+  int lower = 0, upper = 0;       // the position's value, for the side to move
+  uint64_t nodes = 0;             // all moves together
+  double seconds = 0;
+};
+
 class Solver {
  public:
   struct Entry;
@@ -130,15 +140,15 @@ class Solver {
                     const std::function<void(const SolveProgress&)>& on_progress = {},
                     const SolveOptions& options = {});
 
-  // Bounds on the value of every legal move of `position`, in move order, within `limits` for
+  // Bounds on the value of every legal move of `position` (which must not be over), in move
+  // order, within `limits` for
   // them all: each move is given an equal share of what the moves before it left, so the time a
   // move proves quickly goes to the later ones (with no limit, every move's value). With a limit
   // each move is solved outside in (SolveOptions::outside_in). The moves share the transposition
   // table, and what one proves the next may use. `on_move` sees each move's bounds as they come
   // in, `on_progress` the bounds of the move being solved after each test (both for the side to
-  // move at `position`). The position's value lies between the greatest lower and the greatest
-  // upper bound.
-  std::vector<MoveBounds> solve_each_move(
+  // move at `position`).
+  EachMoveResult solve_each_move(
       const Position& position, const SolveLimits& limits = {},
       const std::function<void(const MoveBounds&)>& on_move = {},
       const std::function<void(Move, const SolveProgress&)>& on_progress = {});

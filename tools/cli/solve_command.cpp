@@ -76,7 +76,6 @@ std::string bounds_verdict(int lower, int upper) {
 void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Position& p,
                      Solver& solver, const SolveLimits& limits, int tables_max_seeds) {
   StatusLine status(o.quiet || o.json);
-  const auto started = std::chrono::steady_clock::now();
   if (!o.json) {
     fmt::print("{} from {}: every move's value for {}{}\n", rules.name(), to_string(p),
                side_name(p.side_to_move),
@@ -84,8 +83,6 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
     fmt::print("{:<5} {:>9} {:>9}  {:<22} {:>8} {:>10}\n", "move", "at least", "at most", "verdict",
                "nodes", "seconds");
   }
-  int lower = INT_MIN, upper = INT_MIN;
-  uint64_t nodes = 0;
   json_output::Json moves = json_output::Json::array();
   const auto print_row = [&](const MoveBounds& m) {
     status.finish();
@@ -101,11 +98,8 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
                             format_count(static_cast<double>(progress.nodes)),
                             format_duration(progress.seconds)));
   };
-  const std::vector<MoveBounds> all = solver.solve_each_move(p, limits, print_row, show_progress);
-  for (const MoveBounds& m : all) {
-    lower = std::max(lower, m.lower);
-    upper = std::max(upper, m.upper);
-    nodes += m.nodes;
+  const EachMoveResult all = solver.solve_each_move(p, limits, print_row, show_progress);
+  for (const MoveBounds& m : all.moves) {
     moves.push_back({{"move", std::string(1, move_letter(p.side_to_move, m.move))},
                      {"solved", m.solved},
                      {"lower", m.lower},
@@ -113,28 +107,26 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
                      {"nodes", m.nodes},
                      {"seconds", json_output::rounded(m.seconds, 3)}});
   }
-  const double seconds = seconds_since(started);
   if (o.json) {
     json_output::Json out;
     out["game"] = rules.name();
     out["position"] = to_string(p);
     out["moves"] = std::move(moves);
-    out["lower"] = lower;
-    out["upper"] = upper;
-    out["nodes"] = nodes;
-    out["seconds"] = json_output::rounded(seconds, 3);
+    out["lower"] = all.lower;
+    out["upper"] = all.upper;
+    out["nodes"] = all.nodes;
+    out["seconds"] = json_output::rounded(all.seconds, 3);
     out["tables"] = tables_max_seeds;
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
-  // The position is worth its best move: at least the best lower bound, at most the best upper.
-  if (lower == upper)
-    fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", lower,
+  if (all.solved)
+    fmt::print("value      {:+}  (final store difference for {} with perfect play)\n", all.lower,
                side_name(p.side_to_move));
   else
-    fmt::print("value      between {:+} and {:+} for {}: {}\n", lower, upper,
-               side_name(p.side_to_move), bounds_verdict(lower, upper));
-  fmt::print("searched   {} nodes in {:.2f} s\n", nodes, seconds);
+    fmt::print("value      between {:+} and {:+} for {}: {}\n", all.lower, all.upper,
+               side_name(p.side_to_move), bounds_verdict(all.lower, all.upper));
+  fmt::print("searched   {} nodes in {:.2f} s\n", all.nodes, all.seconds);
 }
 
 void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
@@ -202,13 +194,8 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     }
   }
   const ExactValues* endgame = built ? static_cast<const ExactValues*>(built.get()) : tables.get();
-  // Over tables built in memory (the route from nothing) the search is a few tens of millions of
-  // nodes, and a 256 MB table costs more in page faults than it saves: Kalah(6,4) from nothing,
-  // one thread, took 0.91 of the CPU time with 64 MB (3 pairs; 2.5 s less system time, 2.6% more
-  // user time). Elsewhere the default stands.
-  constexpr size_t kHashOverTablesBuiltInMemory = 64;
   const size_t hash_megabytes =
-      built && !o.hash_given ? kHashOverTablesBuiltInMemory : o.hash_megabytes;
+      built && !o.hash_given ? kTranspositionMegabytesOverBuiltTables : o.hash_megabytes;
   Solver solver(rules, hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
@@ -292,9 +279,10 @@ void add_solve_command(CLI::App& app) {
       ->check(positive_seconds());
   CLI::Option* hash =
       cmd->add_option("--hash", o->hash_megabytes,
-                      "Transposition table size in megabytes (default 256, 64 over tables it "
-                      "builds in memory; at most this machine's memory; its pages are taken as "
-                      "the search first uses them)")
+                      fmt::format("Transposition table size in megabytes (default 256, {} over "
+                                  "tables it builds in memory; at most this machine's memory; "
+                                  "its pages are taken as the search first uses them)",
+                                  kTranspositionMegabytesOverBuiltTables))
           ->check(memory_megabytes());
   cmd->add_option("--table-memory", o->table_memory_gib,
                   "Gibibytes of endgame tables to hold decoded in memory (default 4)")

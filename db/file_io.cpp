@@ -350,4 +350,24 @@ Expected<WriterLock> WriterLock::acquire(const std::string& directory) {
   return lock;
 }
 
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
+                                                                 std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return Error{shown_path(directory) + ": nothing to map"};
+  FileDescriptor fd(::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+  if (fd.get() < 0) {
+    // Some file systems have no O_TMPFILE (EOPNOTSUPP, or EISDIR from kernels that predate it):
+    // a named file, unnamed at once.
+    std::string name = directory + "/.mancala-scratch-XXXXXX";
+    fd = FileDescriptor(::mkostemp(name.data(), O_CLOEXEC));
+    if (fd.get() < 0) return path_error(directory, "cannot create a scratch file", errno);
+    ::unlink(name.c_str());
+  }
+  int error = 0;
+  if (!write_all(fd.get(), bytes.data(), bytes.size(), error))
+    return path_error(directory, "cannot write a scratch file", error);
+  Expected<GuardedMapping> mapping = GuardedMapping::map(fd.get(), bytes.size(), directory);
+  if (!mapping) return Error{mapping.error()};
+  return std::make_shared<const GuardedMapping>(std::move(mapping).value());
+}
+
 }  // namespace mancala::db

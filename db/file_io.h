@@ -15,10 +15,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "db/mapping_guard.h"
 #include "solver/rules/expected.h"
 
 namespace mancala::db {
@@ -140,6 +143,14 @@ class WriterLock {
  private:
   FileDescriptor fd_;
 };
+
+// A read-only mapping of a copy of `bytes`, held in a file without a name in `directory`
+// (O_TMPFILE where the file system has it, else a file removed as soon as it is created). Its
+// pages are the kernel's to drop and read back from disk under memory pressure, which memory of
+// the process's own is not (there is no swap to speak of on the machines that build tables), and
+// nothing is left on disk once the mapping goes, even when the process is killed.
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
+                                                                 std::span<const uint8_t> bytes);
 
 // The name of a lock file in a directory (ignored by every reader).
 inline constexpr const char* kLockFileName = ".mancala-writer.lock";

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -43,11 +44,17 @@ class LayerWriter {
   LayerWriter& operator=(const LayerWriter&) = delete;
 
   // Hands over a built layer; `values` must stay as they are until it is written.
-  void write(LayerReport report, const std::vector<int8_t>& values) {
-    push({std::move(report), &values});
+  void write(LayerReport report, std::span<const int8_t> values) {
+    push({std::move(report), values, true});
   }
   // Hands over a layer kept from an earlier build: nothing to write, reported in its turn.
-  void keep(LayerReport report) { push({std::move(report), nullptr}); }
+  void keep(LayerReport report) { push({std::move(report), {}, false}); }
+
+  // Waits until the layers handed over are done up to `seeds` (or a write failed).
+  void wait_through(int seeds) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return done_through_ >= seeds || !error_.empty(); });
+  }
 
   // Moves the reports of the layers done so far into `done`, in order; with `wait`, waits until
   // every layer handed over is done. An error once a write failed.
@@ -63,7 +70,8 @@ class LayerWriter {
  private:
   struct Job {
     LayerReport report;
-    const std::vector<int8_t>* values;  // null: kept, nothing to write
+    std::span<const int8_t> values;
+    bool write = false;  // false: kept, nothing to write
   };
 
   void push(Job job) {
@@ -86,10 +94,10 @@ class LayerWriter {
         busy_ = true;
       }
       std::string error;
-      if (job.values) {
+      if (job.write) {
         const auto start = std::chrono::steady_clock::now();
         Expected<WriteReport> written = write_table_file(
-            job.report.path, name_, houses_, job.report.seeds, *job.values, options_, threads_);
+            job.report.path, name_, houses_, job.report.seeds, job.values, options_, threads_);
         job.report.write_seconds = seconds_since(start);
         if (written) {
           job.report.file_size = written->file_size;
@@ -102,6 +110,7 @@ class LayerWriter {
         std::lock_guard<std::mutex> lock(mutex_);
         busy_ = false;
         if (error.empty()) {
+          done_through_ = job.report.seeds;
           done_.push_back(std::move(job.report));
         } else {
           error_ = error;
@@ -119,7 +128,8 @@ class LayerWriter {
   std::mutex mutex_;
   std::condition_variable changed_;  // a job handed over or done, or closing
   std::deque<Job> jobs_;
-  bool busy_ = false;  // a job has been taken and is not done yet
+  bool busy_ = false;      // a job has been taken and is not done yet
+  int done_through_ = -1;  // the layers handed over are done up to this one
   std::vector<LayerReport> done_;
   std::string error_;
   bool closing_ = false;  // no more jobs will come
@@ -155,15 +165,61 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
                             request.threads);
   const int threads = builder.threads();
   LayerWriter writer(name, houses, request.write, threads);
+  // Bounding the memory (BuildRequest::layer_memory): the layers held by the builder, those the
+  // writer is done with (it reads them until then), and those moved to scratch files.
+  uint64_t held_bytes = 0, mapped_bytes = 0;
+  std::vector<bool> written(static_cast<size_t>(request.max_seeds) + 1);
+  std::vector<std::shared_ptr<const GuardedMapping>> scratch;
+  const auto bound_memory = [&]() -> Expected<bool> {
+    // The lowest first: a layer's positions lead mostly to the few layers just below it (a
+    // capture takes a few seeds), so the highest layers are read the most.
+    for (int t = 0;
+         t <= request.max_seeds && request.layer_memory && held_bytes > *request.layer_memory;
+         ++t) {
+      if (!written[static_cast<size_t>(t)] || builder.held_elsewhere(t)) continue;
+      const std::span<const int8_t> values = builder.layer(t);
+      Expected<std::shared_ptr<const GuardedMapping>> copy = map_unnamed_copy(
+          directory, {reinterpret_cast<const uint8_t*>(values.data()), values.size()});
+      if (!copy) return Error{copy.error()};
+      const GuardedMapping& mapping = **copy;
+      builder.hold_layer_elsewhere(
+          t, {reinterpret_cast<const int8_t*>(mapping.data()), mapping.size()}, *copy);
+      scratch.push_back(std::move(copy).value());
+      held_bytes -= values.size();
+      mapped_bytes += values.size();
+    }
+    return true;
+  };
+  // A scratch file's pages come back from disk when the kernel dropped them; one that could not
+  // be read back (an I/O error) reads as zeros, and the layers built over it are wrong.
+  const auto scratch_sound = [&]() -> Expected<bool> {
+    for (const auto& mapping : scratch)
+      if (mapping->damaged())
+        return Error{shown_path(directory) +
+                     ": a scratch file of the layers below could not be "
+                     "read back; the build stopped"};
+    return true;
+  };
   auto pass_on_done = [&](bool wait) -> Expected<bool> {
     std::vector<LayerReport> done;
     Expected<bool> ok = writer.take_done(done, wait);
-    if (layer_done)
-      for (const LayerReport& report : done) layer_done(report);
-    return ok;
+    for (LayerReport& report : done) {
+      written[static_cast<size_t>(report.seeds)] = true;
+      report.mapped_bytes = mapped_bytes;
+      if (layer_done) layer_done(report);
+    }
+    if (!ok) return ok;
+    return bound_memory();
   };
 
   for (int s = 0; s <= request.max_seeds; ++s) {
+    // Over the bound, the layers below the last one handed over must be written before this one
+    // is built, so that they can move out: the writer then holds back at most one layer (its
+    // write of a layer usually ends before the build of the next, and this does not wait).
+    if (request.layer_memory && held_bytes > *request.layer_memory && s >= 2) {
+      writer.wait_through(s - 2);
+      if (Expected<bool> ok = pass_on_done(false); !ok) return ok;
+    }
     const auto start = std::chrono::steady_clock::now();
     LayerReport report;
     report.seeds = s;
@@ -175,13 +231,16 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       // Resume: the layers above need this one's values.
       Expected<std::vector<int8_t>> values = (*existing)->read_all({}, threads);
       if (!values) return Error{values.error()};
+      held_bytes += values->size();
       builder.set_layer(s, std::move(*values));
       report.resumed = true;
       report.file_size = (*existing)->header().file_size;
       report.seconds = seconds_since(start);
       writer.keep(std::move(report));
     } else {
-      const std::vector<int8_t>& values = builder.build_layer(s, progress);
+      const std::span<const int8_t> values = builder.build_layer(s, progress);
+      if (Expected<bool> ok = scratch_sound(); !ok) return ok;
+      held_bytes += values.size();
       report.levels = builder.last_level_count();
       report.exits_seconds = builder.last_phase_seconds().exits;
       report.levels_seconds = builder.last_phase_seconds().levels;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "db/table_file.h"
@@ -24,6 +25,13 @@ struct BuildRequest {
   // below alongside (and decode a layer read back to resume); 0: all cores
   // (solver/rules/thread_count.h). The bytes do not depend on it.
   int threads = 0;
+  // Bytes of finished layers to hold in memory while the layers above are built; none: no bound.
+  // Beyond it the lowest layers already written are copied to scratch files without a name in
+  // the tables' directory and read from there through memory maps
+  // (RetrogradeBuilder::hold_layer_elsewhere): the build then holds the layer being built, the one
+  // being written and what fits of the others, and the kernel keeps what it can of the mapped
+  // ones in its page cache. The bytes written do not depend on it.
+  std::optional<uint64_t> layer_memory = std::nullopt;
 };
 
 struct LayerReport {
@@ -40,6 +48,9 @@ struct LayerReport {
   int write_threads = 0;      // that compressed its blocks (0: resumed)
   uint64_t file_size = 0;
   std::string path;
+  // Bytes of the layers below read from scratch files (BuildRequest::layer_memory) by the time
+  // this layer was reported.
+  uint64_t mapped_bytes = 0;
 };
 
 // What both builds (this one and the distributed one) refuse before anything is built: a game

@@ -140,7 +140,7 @@ struct CompressedSections {
 };
 
 Expected<CompressedSections> compress_values(const std::string& path,
-                                             const std::vector<int8_t>& values,
+                                             std::span<const int8_t> values,
                                              const WriteOptions& options, int threads) {
   const uint64_t count = values.size();
   const uint64_t block_size = block_size_of(options);
@@ -203,7 +203,7 @@ bool is_table_file(const std::string& path) {
 }
 
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
-                                       int seeds, const std::vector<int8_t>& values,
+                                       int seeds, std::span<const int8_t> values,
                                        const WriteOptions& options, int threads) {
   if (name.size() >= kNameSize) return file_error(path, "table name too long");
   if (houses < 1 || houses > static_cast<int>(kMaxTableHouses) || seeds < 0 ||
@@ -311,7 +311,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
         path, "written file failed its check: " + (check ? "data checksum" : check.error()));
   if (options.plain || coded) {
     Expected<std::vector<int8_t>> read_back = (*check)->read_all({}, threads);
-    if (!read_back || *read_back != values)
+    if (!read_back || !std::ranges::equal(*read_back, values))
       return file_error(path, "written file failed its check: " +
                                   (read_back ? "values differ" : read_back.error()));
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,7 @@ struct WriteReport {
 // looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks
 // (0: all cores, solver/rules/thread_count.h); the bytes do not depend on their number.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
-                                       int seeds, const std::vector<int8_t>& values,
+                                       int seeds, std::span<const int8_t> values,
                                        const WriteOptions& options = {}, int threads = 0);
 
 // Whether a regular file at `path` starts as a table layer does (the format's magic), damaged

@@ -24,7 +24,7 @@ class TableDirectoryTest : public ::testing::Test {
 
   // Builds `game`'s tables up to `seeds` into dir_.
   void build(const char* game, int seeds, WriteOptions write = {}) {
-    BuildRequest request{*parse_rules(game), seeds, dir_.string(), write};
+    BuildRequest request{*parse_rules(game), seeds, dir_.string(), write, 0, {}};
     Expected<bool> done = build_tables(request, {}, {});
     ASSERT_TRUE(done.ok()) << done.error();
   }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "db/file_io.h"
@@ -22,6 +23,7 @@
 #include "db/table_values.h"
 #include "db/table_verify.h"
 #include "solver/rules/moves.h"
+#include "solver/tables/table_index.h"
 #include "tests/scratch_directory.h"
 #include "tests/table_directory_test.h"
 
@@ -126,7 +128,7 @@ TEST_F(TableFiles, BytesAreTheSameWithOneThreadOrSeveral) {
     std::vector<std::string> bytes[2];
     for (const int threads : {1, 2}) {
       fs::remove_all(dir_ / table);
-      const BuildRequest request{*parse_rules(game), 9, dir_.string(), {}, threads};
+      const BuildRequest request{*parse_rules(game), 9, dir_.string(), {}, threads, {}};
       std::vector<LayerReport> reports;
       Expected<bool> done =
           build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); });
@@ -142,9 +144,51 @@ TEST_F(TableFiles, BytesAreTheSameWithOneThreadOrSeveral) {
   }
 }
 
+// A build whose memory for finished layers is bounded (here to nothing: every layer the writer is
+// done with moves to a scratch file and is read through a map) writes the same bytes, resumed or
+// not, leaves no scratch file behind, and says how much it moved.
+TEST_F(TableFiles, BytesAreTheSameWithTheLayersBelowMappedFromScratchFiles) {
+  for (const auto& [game, table] :
+       {std::pair{"kalah", "kalah-6"}, std::pair{"oware", "oware-abapa"}}) {
+    const auto build_bytes = [&, game = game, table = table](std::optional<uint64_t> layer_memory,
+                                                             int threads, int resume_from) {
+      fs::remove_all(dir_ / table);
+      std::vector<LayerReport> reports;
+      for (const int top : {resume_from, 9}) {
+        BuildRequest request{*parse_rules(game), top, dir_.string(), {}, threads, layer_memory};
+        reports.clear();
+        Expected<bool> done =
+            build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); });
+        EXPECT_TRUE(done.ok()) << done.error();
+      }
+      std::vector<std::string> bytes;
+      for (int s = 0; s <= 9; ++s) bytes.push_back(read_bytes(layer_path(table, s)));
+      // Layer 9 is reported after the writer finished 0..8, each moved out once it was written.
+      EXPECT_EQ(reports.back().mapped_bytes > 0, layer_memory.has_value()) << game;
+      // Only layers below the one reported can have moved.
+      for (const LayerReport& r : reports) {
+        uint64_t below = 0;
+        for (int t = 0; t < r.seeds; ++t) below += TableIndex(12, 9).layer_size(t);
+        EXPECT_LE(r.mapped_bytes, below) << game << " layer " << r.seeds;
+      }
+      for (const fs::directory_entry& entry : fs::directory_iterator(dir_ / table))
+        EXPECT_TRUE(entry.path().filename().string().rfind("seeds-", 0) == 0 ||
+                    entry.path().filename() == kLockFileName)
+            << entry.path();
+      return bytes;
+    };
+    const std::vector<std::string> held = build_bytes(std::nullopt, 2, 9);
+    EXPECT_EQ(build_bytes(uint64_t{0}, 1, 9), held) << game;
+    EXPECT_EQ(build_bytes(uint64_t{0}, 2, 9), held) << game;
+    EXPECT_EQ(build_bytes(uint64_t{0}, 2, 5), held) << game << ", resumed from 5";
+    // A bound that holds a few layers moves only the lowest.
+    EXPECT_EQ(build_bytes(TableIndex(12, 9).layer_size(7), 2, 9), held) << game;
+  }
+}
+
 TEST_F(TableFiles, ResumedLayersReportNoThreads) {
   build("kalah", 3);
-  const BuildRequest request{Rules::kalah(), 4, dir_.string(), {}, 1};
+  const BuildRequest request{Rules::kalah(), 4, dir_.string(), {}, 1, {}};
   std::vector<LayerReport> reports;
   ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); }).ok());
   ASSERT_EQ(reports.size(), 5u);
@@ -287,7 +331,7 @@ TEST_F(TableFiles, VerifyCatchesAWrongValue) {
   // Rewrite layer 5 as a valid file holding one wrong value.
   RetrogradeBuilder builder(Rules::kalah(), 5);
   for (int s = 0; s <= 5; ++s) builder.build_layer(s);
-  std::vector<int8_t> values = builder.layer(5);
+  std::vector<int8_t> values(builder.layer(5).begin(), builder.layer(5).end());
   values[100] = static_cast<int8_t>(values[100] == 5 ? 4 : values[100] + 1);
   ASSERT_TRUE(write_table_file(layer_path("kalah-6", 5), "kalah:6", 6, 5, values).ok());
   Expected<VerifyReport> report = verify_table_directory((dir_ / "kalah-6").string(), {});
@@ -316,7 +360,7 @@ TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   // A stale temporary file from a crash is ignored and replaced.
   write_bytes(layer_path("kalah-6", 6) + ".tmp", "partial");
   int resumed = 0, built = 0;
-  BuildRequest request{Rules::kalah(), 7, dir_.string(), {}};
+  BuildRequest request{Rules::kalah(), 7, dir_.string(), {}, 0, {}};
   ASSERT_TRUE(build_tables(request, {}, [&](const LayerReport& r) {
                 (r.resumed ? resumed : built)++;
               }).ok());
@@ -331,7 +375,7 @@ TEST_F(TableFiles, BuildEndedByAProgressExceptionKeepsEveryFinishedLayer) {
   // Layers are written alongside the build of the next ones; a build that a progress callback
   // stops (Ctrl-C in Python) must still leave the layers it finished, written and sound.
   struct Stop {};
-  BuildRequest request{Rules::kalah(), 8, dir_.string(), {}};
+  BuildRequest request{Rules::kalah(), 8, dir_.string(), {}, 0, {}};
   EXPECT_THROW(build_tables(request,
                             [](const LayerProgress& p) {
                               if (p.seeds == 6) throw Stop{};

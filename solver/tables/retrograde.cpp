@@ -62,31 +62,43 @@ RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMet
       one_pass_(rules_.kind == GameKind::Kalah && method == LayerMethod::Fastest),
       threads_(threads_or_all_cores(threads)),
       index_(2 * rules.houses, max_seeds),
-      layers_(static_cast<size_t>(max_seeds) + 1) {}
+      owned_(static_cast<size_t>(max_seeds) + 1),
+      keepers_(static_cast<size_t>(max_seeds) + 1),
+      views_(static_cast<size_t>(max_seeds) + 1) {}
 
 void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
-  layers_[seeds] = std::move(values);
+  const auto s = static_cast<size_t>(seeds);
+  owned_[s] = std::move(values);
+  keepers_[s].reset();
+  views_[s] = owned_[s];
 }
 
-const std::vector<int8_t>& RetrogradeBuilder::build_layer(int seeds,
-                                                          const LayerProgressFn& progress) {
+void RetrogradeBuilder::hold_layer_elsewhere(int seeds, std::span<const int8_t> values,
+                                             std::shared_ptr<const void> keeper) {
+  const auto s = static_cast<size_t>(seeds);
+  keepers_[s] = std::move(keeper);
+  views_[s] = values;
+  std::vector<int8_t>().swap(owned_[s]);  // the memory goes back now, not at the end
+}
+
+std::span<const int8_t> RetrogradeBuilder::build_layer(int seeds, const LayerProgressFn& progress) {
   if (one_pass_)
     build_in_one_pass(seeds, progress);
   else if (rules_.kind == GameKind::Oware)
     build_by_levels<GameKind::Oware>(seeds, progress);
   else
     build_by_levels<GameKind::Kalah>(seeds, progress);
-  return layers_[seeds];
+  return views_[static_cast<size_t>(seeds)];
 }
 
 void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<int8_t> values = new_layer_values(index_.layer_size(seeds));
-  value_kalah_layer(rules_, index_, layers_, seeds, values.data(), threads_, "values", progress);
+  value_kalah_layer(rules_, index_, views_, seeds, values.data(), threads_, "values", progress);
   last_levels_ = 0;
   last_level_scans_ = 0;
   last_timings_ = {0, 0, seconds_since(start)};
-  layers_[seeds] = std::move(values);
+  set_layer(seeds, std::move(values));
 }
 
 // ---------------------------------------------------------------- exits and levels (Oware)
@@ -149,7 +161,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
   const int h = rules_.houses;
   const Rules& rules = rules_;
   const TableIndex& index = index_;
-  const auto& layers = layers_;
+  const auto& layers = views_;
 
   std::vector<int8_t> exits = new_layer_values(size);
   // Inner moves whose child is not (yet) worth >= t.
@@ -262,7 +274,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
   last_levels_ = levels;
   last_level_scans_ = scans;
   last_timings_ = {std::chrono::duration<double>(t1 - t0).count(), seconds_since(t1), 0};
-  layers_[seeds] = std::move(values);
+  set_layer(seeds, std::move(values));
 }
 
 }  // namespace mancala

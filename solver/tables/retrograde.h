@@ -49,6 +49,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "solver/rules/moves.h"
@@ -81,13 +83,22 @@ class RetrogradeBuilder {
   // The threads every phase runs on (the count asked for, resolved).
   int threads() const { return threads_; }
 
-  // Builds layer `seeds`; the layers below must be present (built or set). Returns the values, also
-  // kept for the layers above (and not moved while later layers are built, so another thread may
-  // read them meanwhile, e.g. to write them).
-  const std::vector<int8_t>& build_layer(int seeds, const LayerProgressFn& progress = {});
+  // Builds layer `seeds`; the layers below must be present (built, set or held elsewhere).
+  // Returns the values, also kept for the layers above (and not moved while later layers are
+  // built, so another thread may read them meanwhile, e.g. to write them).
+  std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
-  const std::vector<int8_t>& layer(int seeds) const { return layers_[seeds]; }
+  // Frees the builder's copy of layer `seeds` and reads `values` (the same bytes, held elsewhere,
+  // e.g. a file mapped by the caller) in its place from now on; `keeper` keeps them valid for as
+  // long as the builder needs them. This bounds a deep build's memory: the layers below the one
+  // being built are read at random, but a mapped file's pages are the kernel's to evict and read
+  // back. Not while a layer is being built, nor while another thread reads layer `seeds`.
+  void hold_layer_elsewhere(int seeds, std::span<const int8_t> values,
+                            std::shared_ptr<const void> keeper);
+  std::span<const int8_t> layer(int seeds) const { return views_[static_cast<size_t>(seeds)]; }
+  // Whether layer `seeds` is held elsewhere (hold_layer_elsewhere) rather than by the builder.
+  bool held_elsewhere(int seeds) const { return keepers_[static_cast<size_t>(seeds)] != nullptr; }
   // Levels the last built layer went through (0 for a layer built in one pass), and how many of
   // them started
   // from a scan of the layer (the others had nothing to start from).
@@ -110,7 +121,11 @@ class RetrogradeBuilder {
   bool one_pass_;
   int threads_;
   TableIndex index_;
-  std::vector<std::vector<int8_t>> layers_;
+  // Layer s is read through views_[s]: the builder's own bytes (owned_[s]) or bytes held
+  // elsewhere, kept valid by keepers_[s].
+  std::vector<std::vector<int8_t>> owned_;
+  std::vector<std::shared_ptr<const void>> keepers_;
+  std::vector<std::span<const int8_t>> views_;
   int last_levels_ = 0;
   int last_level_scans_ = 0;
   PhaseSeconds last_timings_;

@@ -71,7 +71,7 @@ template <int H>
 class KalahLayerPass {
  public:
   KalahLayerPass(const Rules& rules, const TableIndex& index,
-                 const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values)
+                 const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values)
       : rules_(rules), seeds_(seeds), values_(values) {
     // A bar of this layer's positions sits below seeds + kSlots - 1; the index holds the
     // binomials up to that (it covers at least this layer), the rest stay 0.
@@ -456,7 +456,7 @@ class KalahLayerPass {
 
 template <int H>
 void run_pass(const Rules& rules, const TableIndex& index,
-              const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
+              const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values,
               int threads, const std::string& phase, const LayerProgressFn& progress) {
   KalahLayerPass<H> pass(rules, index, layers, seeds, values);
   pass.run(threads, phase, progress);
@@ -465,8 +465,9 @@ void run_pass(const Rules& rules, const TableIndex& index,
 }  // namespace
 
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
-                       const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
-                       int threads, const std::string& phase, const LayerProgressFn& progress) {
+                       const std::vector<std::span<const int8_t>>& layers, int seeds,
+                       int8_t* values, int threads, const std::string& phase,
+                       const LayerProgressFn& progress) {
   switch (rules.houses) {
     case 1:
       return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ namespace mancala {
 // layers below, `layers[0 .. seeds-1]`, with `threads` threads (at least 1); the bytes do not
 // depend on their number. `progress` reports phase `phase`.
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
-                       const std::vector<std::vector<int8_t>>& layers, int seeds, int8_t* values,
-                       int threads, const std::string& phase, const LayerProgressFn& progress);
+                       const std::vector<std::span<const int8_t>>& layers, int seeds,
+                       int8_t* values, int threads, const std::string& phase,
+                       const LayerProgressFn& progress);
 
 }  // namespace mancala

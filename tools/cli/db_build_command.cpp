@@ -33,6 +33,7 @@ struct BuildOptions {
   bool quiet = false;
   bool mpi = false;
   std::string partition = "interleaved";
+  double layer_memory_gib = -1;  // -1: half this machine's memory
 };
 
 // What the check step parsed: the request as the library takes it, threads included.
@@ -54,6 +55,9 @@ ParsedBuild parse_build(const BuildOptions& options) {
                                  db::kMaxCodedBlockSize));
   request.write.compression_level = options.level;
   request.threads = options.threads;  // 0: all cores (with --mpi: shared out, below)
+  request.layer_memory = options.layer_memory_gib < 0
+                             ? service::default_layer_memory_bytes()
+                             : static_cast<uint64_t>(options.layer_memory_gib * (1ull << 30));
   parsed.distributed.partition = options.partition == "ranges"
                                      ? db::PartitionPolicy::Ranges
                                      : db::PartitionPolicy::Interleaved;  // the validator's two
@@ -173,7 +177,7 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
                "positions", "levels", "build", "exits", "levels", "write", "bytes", "bits/pos", "");
   }
   ProgressBar bar(options.quiet);
-  uint64_t total_positions = 0, total_bytes = 0;
+  uint64_t total_positions = 0, total_bytes = 0, mapped_bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   Expected<bool> done = db::build_tables(
       request,
@@ -184,6 +188,7 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
         bar.finish();
         total_positions += layer.positions;
         total_bytes += layer.file_size;
+        mapped_bytes = layer.mapped_bytes;
         if (!printer) return;
         const std::string levels = layer.resumed       ? "-"
                                    : layer.levels == 0 ? "1 pass"
@@ -203,6 +208,11 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
              total_bytes,
              8.0 * static_cast<double>(total_bytes) / static_cast<double>(total_positions),
              seconds);
+  if (mapped_bytes > 0)
+    fmt::print(
+        "{:.1f} GB of the layers below were read from scratch files (--layer-memory {:.1f})\n",
+        static_cast<double>(mapped_bytes) / 1e9,
+        static_cast<double>(*request.layer_memory) / (1ull << 30));
 }
 
 }  // namespace
@@ -235,12 +245,20 @@ void add_db_build_command(CLI::App& db) {
                   "zstd compression level, 1-22 (default 12; 19 writes about 6% smaller files, "
                   "in twice the time for Kalah)")
       ->check(integer_in(1, 22));
+  CLI::Option* layer_memory =
+      cmd->add_option("--layer-memory", build->layer_memory_gib,
+                      "Gibibytes of finished layers to hold in memory while the layers above are "
+                      "built (default: half this machine's memory); beyond it the lowest are "
+                      "copied to scratch files in the output directory and read through memory "
+                      "maps, whose pages the system can drop and read back")
+          ->check(memory_gibibytes());
   cmd->add_flag("--quiet,-q", build->quiet, "Print nothing but errors (no progress, no table)");
   cmd->add_flag("--mpi", build->mpi,
                 "Share the build out over the ranks of an MPI job: mpirun -np N mancala db build "
                 "... --mpi (the output directory must be shared by every rank; same files as "
                 "without --mpi; --threads is then per rank, by default the machine's cores shared "
-                "out between its ranks)");
+                "out between its ranks)")
+      ->excludes(layer_memory);
   cmd->add_option("--partition", build->partition,
                   "With --mpi: how a layer is cut between ranks: interleaved (chunks of at least "
                   "16384 positions dealt round-robin, the default: the work evens out) or ranges "

@@ -16,6 +16,7 @@
 #include "solver/tables/table_rules.h"
 #include "tools/python/bindings.h"
 #include "tools/python/tables.h"
+#include "tools/service/validation.h"
 
 namespace mancala::python {
 
@@ -83,7 +84,11 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
                                      const py::object& progress) {
   const Rules rules = rules_argument(game);
   if (!table_rules_for(rules)) throw TablesFailure(table_rules_for(rules).error());
-  const db::BuildRequest request{rules, max_seeds, path_argument(directory, "directory"), {}};
+  db::BuildRequest request;
+  request.rules = rules;
+  request.max_seeds = max_seeds;
+  request.database_dir = path_argument(directory, "directory");
+  request.layer_memory = service::default_layer_memory_bytes();
   std::vector<LayerReportObject> layers;
   Expected<bool> done = true;
   {

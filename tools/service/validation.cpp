@@ -160,6 +160,10 @@ uint64_t machine_memory_bytes() {
   return static_cast<uint64_t>(info.totalram) * std::max<uint64_t>(info.mem_unit, 1);
 }
 
+uint64_t default_layer_memory_bytes() {
+  return machine_memory_bytes() / 2;
+}
+
 int max_threads() {
   return 4 * machine_cores();
 }

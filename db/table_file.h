@@ -126,6 +126,11 @@ class TableFile {
   // `progress(done, total)` (positions; called on the calling thread only) follows the decoding.
   Expected<std::vector<int8_t>> read_all(
       const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;
+  // Whether the file holds exactly `values`, decoded a block at a time by `threads` threads (0:
+  // all cores) and compared in place: the writer's check of a file it wrote, without a second
+  // copy of the layer in memory (3.2 GB for Kalah's 30-seed layer). An error when a block cannot
+  // be read.
+  Expected<bool> holds(std::span<const int8_t> values, int threads = 0) const;
   // read_all after data_checksum_ok: a mismatch is an error ("corrupt data"), not values.
   Expected<std::vector<int8_t>> read_all_checked(
       const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;

@@ -221,6 +221,32 @@ TEST_F(TableFiles, WriterCompressesWithTheThreadsAskedFor) {
   EXPECT_EQ(report->threads, 0);  // nothing to compress
 }
 
+// The writer's check compares a file with the values it was written from, block by block.
+TEST_F(TableFiles, AFileHoldsTheValuesItWasWrittenFromAndNoOthers) {
+  RetrogradeBuilder builder(Rules::kalah(), 8, LayerMethod::Fastest, 1);
+  for (int s = 0; s <= 8; ++s) builder.build_layer(s);
+  const std::vector<int8_t> values(builder.layer(8).begin(), builder.layer(8).end());
+  std::vector<int8_t> changed = values;
+  changed[values.size() / 2] = static_cast<int8_t>(values[values.size() / 2] == 8 ? 7 : 8);
+  WriteOptions plain, zstd;
+  plain.plain = true;
+  zstd.encoding = kZigzagBytes;
+  for (const auto& [name, options] :
+       {std::pair{"coded", WriteOptions{}}, std::pair{"plain", plain}, std::pair{"zstd", zstd}}) {
+    const std::string path = (dir_ / (std::string(name) + ".mtb")).string();
+    ASSERT_TRUE(write_table_file(path, "kalah:6", 6, 8, values, options, 2).ok()) << name;
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path, "kalah:6", 6, 8);
+    ASSERT_TRUE(file.ok()) << file.error();
+    for (const int threads : {1, 2}) {
+      Expected<bool> same = (*file)->holds(values, threads);
+      ASSERT_TRUE(same.ok()) << same.error();
+      EXPECT_TRUE(*same) << name;
+      EXPECT_FALSE(*(*file)->holds(changed, threads)) << name;
+      EXPECT_FALSE(*(*file)->holds(std::span(values).first(values.size() - 1), threads)) << name;
+    }
+  }
+}
+
 TEST_F(TableFiles, PositionWithMoreSeedsThanTablesIsNotCovered) {
   build("kalah", 3);
   Expected<std::shared_ptr<const TableSet>> set = TableSet::open(dir_.string(), Rules::kalah());

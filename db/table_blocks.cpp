@@ -59,43 +59,58 @@ BlockCompressor::~BlockCompressor() {
 }
 
 bool BlockCompressor::compress(const uint8_t* bytes, size_t count, std::vector<uint8_t>& out) {
-  out.resize(ZSTD_compressBound(count));
+  frame_.resize(std::max(frame_.size(), ZSTD_compressBound(count)));
   const size_t n =
-      ZSTD_compress2(static_cast<ZSTD_CCtx*>(context_), out.data(), out.size(), bytes, count);
+      ZSTD_compress2(static_cast<ZSTD_CCtx*>(context_), frame_.data(), frame_.size(), bytes, count);
   if (ZSTD_isError(n)) return false;
-  out.resize(n);
+  // A copy of exactly the frame's size: a vector cut down from the bound would keep its
+  // capacity, as much memory as the layer itself.
+  out.assign(frame_.begin(), frame_.begin() + static_cast<ptrdiff_t>(n));
   return true;
+}
+
+std::vector<uint8_t> join_pieces(DataPieces&& data) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(data.size);
+  for (std::vector<uint8_t>& piece : data.pieces) {
+    bytes.insert(bytes.end(), piece.begin(), piece.end());
+    std::vector<uint8_t>().swap(piece);
+  }
+  data = {};
+  return bytes;
 }
 
 CodedGroups encode_groups(const int8_t* values, uint64_t count, uint32_t block_size,
                           const ValueCode& code, int threads) {
   const uint64_t group_positions = uint64_t{kGroupBlocks} * block_size;
   const uint64_t groups = (count + group_positions - 1) / group_positions;
-  std::vector<std::vector<uint8_t>> bytes(groups);
   CodedGroups out;
+  std::vector<std::vector<uint8_t>>& bytes = out.data.pieces;
+  bytes.resize(groups);
   out.index.assign(groups, CodedGroup{});
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads_or_all_cores(threads))
-  for (uint64_t g = 0; g < groups; ++g) {
-    CodedGroup& entry = out.index[g];
-    std::vector<uint8_t>& group = bytes[g];
-    const uint64_t first = g * group_positions;
-    for (uint32_t j = 0; j < kGroupBlocks; ++j) {
-      const uint64_t lo = std::min(count, first + uint64_t{j} * block_size);
-      const uint64_t hi = std::min(count, lo + block_size);
-      if (hi > lo) code.encode_block(values + lo, hi - lo, group);
-      entry.block_end[j] = static_cast<uint16_t>(group.size());
+#pragma omp parallel num_threads(threads_or_all_cores(threads))
+  {
+    // Coded into a buffer of the thread's, then copied at its size: a vector grown by push_back
+    // keeps up to twice the room it needs.
+    std::vector<uint8_t> group;
+#pragma omp for schedule(dynamic, 4)
+    for (uint64_t g = 0; g < groups; ++g) {
+      CodedGroup& entry = out.index[g];
+      group.clear();
+      const uint64_t first = g * group_positions;
+      for (uint32_t j = 0; j < kGroupBlocks; ++j) {
+        const uint64_t lo = std::min(count, first + uint64_t{j} * block_size);
+        const uint64_t hi = std::min(count, lo + block_size);
+        if (hi > lo) code.encode_block(values + lo, hi - lo, group);
+        entry.block_end[j] = static_cast<uint16_t>(group.size());
+      }
+      entry.checksum = plain_block_checksum(group.data(), group.size());
+      bytes[g].assign(group.begin(), group.end());
     }
-    entry.checksum = plain_block_checksum(group.data(), group.size());
   }
-  uint64_t size = 0;
   for (uint64_t g = 0; g < groups; ++g) {
-    out.index[g].offset = size;
-    size += bytes[g].size();
-  }
-  out.data.reserve(size);
-  for (std::vector<uint8_t>& group : bytes) {
-    out.data.insert(out.data.end(), group.begin(), group.end());
-    std::vector<uint8_t>().swap(group);
+    out.index[g].offset = out.data.size;
+    out.data.size += bytes[g].size();
   }
   return out;
 }

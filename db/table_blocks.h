@@ -38,11 +38,13 @@ class BlockCompressor {
   ~BlockCompressor();
   BlockCompressor(const BlockCompressor&) = delete;
   BlockCompressor& operator=(const BlockCompressor&) = delete;
-  // Replaces `out` with the frame of bytes[0 .. count-1]; false if zstd fails.
+  // Replaces `out` with the frame of bytes[0 .. count-1], held in exactly its size; false if
+  // zstd fails.
   bool compress(const uint8_t* bytes, size_t count, std::vector<uint8_t>& out);
 
  private:
-  void* context_;  // ZSTD_CCtx*
+  void* context_;               // ZSTD_CCtx*
+  std::vector<uint8_t> frame_;  // room for the largest frame, reused
 };
 
 // A dictionary digested for compression at the options' level, shared by the threads.
@@ -58,13 +60,24 @@ class PreparedDictionary {
   void* dictionary_;
 };
 
+// A layer's data section made in pieces (a coded group, a compressed block), each held in
+// exactly its size and written one after another: the section is never copied whole, which
+// doubled the writer's memory for the largest layers (2.3 GB of Kalah's 32-seed layer).
+struct DataPieces {
+  std::vector<std::vector<uint8_t>> pieces;
+  uint64_t size = 0;  // all the pieces' bytes
+};
+// The pieces in one block of memory, each freed once copied (for a writer that needs the bytes
+// in one place, as the distributed build's writes at an offset do).
+std::vector<uint8_t> join_pieces(DataPieces&& data);
+
 // The groups of blocks of a coded layer (kCodedBlocks) for values[0 .. count-1], which start at
 // a group's first position (a multiple of kGroupBlocks * block_size): each group's index entry,
-// its offset counted from the first group's start, and the groups' bytes one after another.
+// its offset counted from the first group's start, and the groups' bytes, a piece each.
 // `threads` threads code the groups; the bytes do not depend on their number.
 struct CodedGroups {
   std::vector<CodedGroup> index;
-  std::vector<uint8_t> data;
+  DataPieces data;
 };
 CodedGroups encode_groups(const int8_t* values, uint64_t count, uint32_t block_size,
                           const ValueCode& code, int threads);

@@ -863,10 +863,11 @@ Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
   struct Chunk {
     uint64_t begin, end, local;
     CodedGroups groups;
+    std::vector<uint8_t> data;  // the groups' bytes, written at the chunk's offset
   };
   std::vector<Chunk> chunks;
   partition.for_each_run(me, [&](uint64_t b, uint64_t e, uint64_t l) {
-    chunks.push_back({b, e, l, {}});
+    chunks.push_back({b, e, l, {}, {}});
   });
   std::vector<uint64_t> counts;
   count_contexts(values.data(), 0, block, s, counts);
@@ -879,15 +880,17 @@ Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
       ValueCode::from_lengths(lengths.data(), lengths.size(), s);
   if (!code) return Error{path + ": " + code.error()};
   int coding_threads = threads_;
-  for (Chunk& chunk : chunks)
+  for (Chunk& chunk : chunks) {
     chunk.groups = encode_groups(values.data() + chunk.local, chunk.end - chunk.begin, block,
                                  **code, threads_);
+    chunk.data = join_pieces(std::move(chunk.groups.data));
+  }
 
   // Where each chunk's groups go: the coded sizes of every chunk, in rank order.
   std::vector<uint64_t> chunk_offsets(partition.chunk_count() + 1, 0);
   {
     std::vector<uint64_t> mine;
-    for (const Chunk& chunk : chunks) mine.push_back(chunk.groups.data.size());
+    for (const Chunk& chunk : chunks) mine.push_back(chunk.data.size());
     int my_count = static_cast<int>(mine.size());
     std::vector<int> sizes_per_rank(comm_.size), displs(comm_.size);
     MPI_Allgather(&my_count, 1, MPI_INT, sizes_per_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -935,7 +938,7 @@ Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
                      chunk.groups.index.size() * sizeof(CodedGroup));
     if (error.empty())
       error = write_at(file, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
-                       chunk.groups.data.data(), chunk.groups.data.size());
+                       chunk.data.data(), chunk.data.size());
   }
   if (me == 0 && error.empty()) error = write_at(file, code_offset, lengths.data(), lengths.size());
   if (MPI_File_close(&file) != MPI_SUCCESS && error.empty()) error = "closing failed";
@@ -957,7 +960,7 @@ Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
                                 chunk.groups.index.size() * sizeof(CodedGroup));
       if (error.empty())
         error = compare_with_file(fd, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
-                                  chunk.groups.data.data(), chunk.groups.data.size());
+                                  chunk.data.data(), chunk.data.size());
       if (!error.empty()) error = temporary + ": " + error;
     }
     if (fd >= 0) ::close(fd);

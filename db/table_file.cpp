@@ -136,7 +136,7 @@ ThreadCache& thread_cache() {
 struct CompressedSections {
   std::vector<uint64_t> index;
   std::vector<uint8_t> dictionary;
-  std::vector<uint8_t> data;
+  DataPieces data;
   int threads = 0;  // the threads that compressed the blocks
 };
 
@@ -147,9 +147,6 @@ Expected<CompressedSections> compress_values(const std::string& path,
   const uint64_t block_size = block_size_of(options);
   const uint64_t blocks = (count + block_size - 1) / block_size;
 
-  std::vector<uint8_t> encoded(count);
-  zigzag_encode(values.data(), count, encoded.data());
-
   // A dictionary trained on a spread of blocks lets small blocks compress like large ones.
   CompressedSections sections;
   const std::vector<uint64_t> sample_blocks = dictionary_sample_blocks(blocks, options);
@@ -158,25 +155,29 @@ Expected<CompressedSections> compress_values(const std::string& path,
     std::vector<size_t> sample_sizes;
     for (const uint64_t b : sample_blocks) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
-      sample_bytes.insert(sample_bytes.end(), encoded.begin() + static_cast<ptrdiff_t>(lo),
-                          encoded.begin() + static_cast<ptrdiff_t>(hi));
+      const size_t at = sample_bytes.size();
+      sample_bytes.resize(at + (hi - lo));
+      zigzag_encode(values.data() + lo, hi - lo, sample_bytes.data() + at);
       sample_sizes.push_back(hi - lo);
     }
     sections.dictionary = train_dictionary(sample_bytes, sample_sizes, options);
   }
 
   const PreparedDictionary prepared(sections.dictionary, options);
-  std::vector<std::vector<uint8_t>> compressed(blocks);
+  std::vector<std::vector<uint8_t>>& compressed = sections.data.pieces;
+  compressed.resize(blocks);
   bool failed = false;
 #pragma omp parallel num_threads(threads_or_all_cores(threads))
   {
 #pragma omp single nowait
     sections.threads = omp_get_num_threads();
     BlockCompressor compressor(prepared.get(), options);
+    std::vector<uint8_t> encoded(block_size);  // a block's zigzag bytes: no copy of the layer
 #pragma omp for schedule(dynamic, 16)
     for (uint64_t b = 0; b < blocks; ++b) {
       const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
-      if (!compressor.compress(encoded.data() + lo, hi - lo, compressed[b])) {
+      zigzag_encode(values.data() + lo, hi - lo, encoded.data());
+      if (!compressor.compress(encoded.data(), hi - lo, compressed[b])) {
 #pragma omp atomic write
         failed = true;
       }
@@ -187,10 +188,25 @@ Expected<CompressedSections> compress_values(const std::string& path,
   std::vector<uint64_t>& offsets = sections.index;
   offsets.assign(blocks + 1, 0);
   for (uint64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
-  sections.data.reserve(offsets[blocks]);
-  for (const auto& block : compressed)
-    sections.data.insert(sections.data.end(), block.begin(), block.end());
+  sections.data.size = offsets[blocks];
   return sections;
+}
+
+// The pieces one after another, gathered into writes of a few megabytes (a piece is a block or
+// a group of blocks: a few hundred bytes to a few kilobytes).
+Expected<bool> write_pieces(AtomicFile& out, const DataPieces& data) {
+  constexpr size_t kWriteSize = size_t{4} << 20;
+  std::vector<uint8_t> buffer;
+  buffer.reserve(kWriteSize);
+  for (const std::vector<uint8_t>& piece : data.pieces) {
+    if (buffer.size() + piece.size() > kWriteSize) {
+      if (Expected<bool> written = out.write(buffer.data(), buffer.size()); !written)
+        return written;
+      buffer.clear();
+    }
+    buffer.insert(buffer.end(), piece.begin(), piece.end());
+  }
+  return out.write(buffer.data(), buffer.size());
 }
 
 }  // namespace
@@ -238,11 +254,13 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   // a dictionary (a coded one: its code) and blocks.
   CompressedSections sections;
   std::vector<uint8_t> coded_index;
-  const uint8_t* data = reinterpret_cast<const uint8_t*>(values.data());
+  // A plain file's data is the values; a compressed one's, sections.data in pieces.
+  const bool in_pieces = !options.plain;
   uint64_t data_size = count;
   uint64_t block_size = kPlainBlockSize;
   uint64_t block_count = (count + kPlainBlockSize - 1) / kPlainBlockSize;
   if (options.plain) {
+    const auto* data = reinterpret_cast<const uint8_t*>(values.data());
     sections.index.resize(block_count);
     for (uint64_t b = 0; b < block_count; ++b) {
       const uint64_t first = b * kPlainBlockSize;
@@ -263,14 +281,12 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
     coded_index.resize(groups.index.size() * sizeof(CodedGroup));
     std::memcpy(coded_index.data(), groups.index.data(), coded_index.size());
     sections.data = std::move(groups.data);
-    data = sections.data.data();
-    data_size = sections.data.size();
+    data_size = sections.data.size;
   } else {
     Expected<CompressedSections> compressed = compress_values(path, values, options, threads);
     if (!compressed) return Error{compressed.error()};
     sections = std::move(compressed.value());
-    data = sections.data.data();
-    data_size = sections.data.size();
+    data_size = sections.data.size;
     block_size = block_size_of(options);
     block_count = sections.index.size() - 1;
   }
@@ -287,7 +303,14 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   layout.data_size = data_size;
   layout.index_checksum = checksum64(index, index_bytes);
   layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-  layout.data_checksum = checksum64(data, data_size);
+  if (in_pieces) {
+    Checksum64Stream data_checksum(data_size);
+    for (const std::vector<uint8_t>& piece : sections.data.pieces)
+      data_checksum.update(piece.data(), piece.size());
+    layout.data_checksum = data_checksum.finish();
+  } else {
+    layout.data_checksum = checksum64(values.data(), data_size);
+  }
   const TableHeader header = layer_header(name, houses, seeds, count, layout);
 
   Expected<AtomicFile> created = AtomicFile::create(path);
@@ -295,11 +318,14 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   AtomicFile out = std::move(created.value());
   for (const auto& [bytes, size] : {std::pair<const void*, uint64_t>{&header, sizeof header},
                                     {index, index_bytes},
-                                    {dictionary.data(), dictionary.size()},
-                                    {data, data_size}}) {
+                                    {dictionary.data(), dictionary.size()}}) {
     Expected<bool> written = out.write(bytes, size);
     if (!written) return Error{written.error()};
   }
+  if (Expected<bool> written =
+          in_pieces ? write_pieces(out, sections.data) : out.write(values.data(), data_size);
+      !written)
+    return Error{written.error()};
   Expected<bool> synced = out.sync();
   if (!synced) return Error{synced.error()};
   // Read it back before it takes the real name: its header and sections, its data checksum, and

@@ -99,6 +99,48 @@ TEST(ValueCode, EveryBlockDecodesToItsValuesAndAnyPrefixToItsLastValue) {
   }
 }
 
+// The writer never joins a layer's groups (a second copy of the layer's bytes): each group is a
+// piece of its own, the pieces one after another are the data section, and joined (as the
+// distributed build writes them) they are the same bytes, whatever the threads.
+TEST(ValueCode, GroupsArePiecesThatFollowEachOtherAsTheIndexSays) {
+  const int seeds = 12;
+  const uint32_t block = 128;
+  const std::vector<int8_t> values = table_like_values(3 * kGroupBlocks * block + 5, seeds, 7);
+  const std::vector<uint8_t> lengths =
+      layer_code_lengths(values.data(), values.size(), block, seeds, 1);
+  const std::shared_ptr<const ValueCode> code =
+      *ValueCode::from_lengths(lengths.data(), lengths.size(), seeds);
+  CodedGroups one = encode_groups(values.data(), values.size(), block, *code, 1);
+  CodedGroups two = encode_groups(values.data(), values.size(), block, *code, 2);
+  ASSERT_EQ(one.index.size(), 4u);
+  ASSERT_EQ(one.data.pieces.size(), one.index.size());
+  uint64_t offset = 0;
+  for (size_t g = 0; g < one.index.size(); ++g) {
+    EXPECT_EQ(one.index[g].offset, offset) << g;
+    EXPECT_EQ(one.index[g].block_end[kGroupBlocks - 1], one.data.pieces[g].size()) << g;
+    offset += one.data.pieces[g].size();
+  }
+  EXPECT_EQ(one.data.size, offset);
+  const std::vector<uint8_t> joined = join_pieces(std::move(one.data));
+  EXPECT_EQ(joined.size(), offset);
+  EXPECT_EQ(join_pieces(std::move(two.data)), joined);
+  // Each group decodes, from its place in the joined bytes, to its values.
+  for (size_t g = 0; g < one.index.size(); ++g) {
+    const uint64_t first = g * kGroupBlocks * block;
+    uint32_t start = 0;
+    for (uint32_t j = 0; j < kGroupBlocks && first + j * block < values.size(); ++j) {
+      const size_t n = std::min<uint64_t>(block, values.size() - (first + j * block));
+      const uint32_t end = one.index[g].block_end[j];
+      std::vector<int8_t> decoded(n);
+      int last = 0;
+      ASSERT_TRUE(code->decode(joined.data() + one.index[g].offset + start, end - start, n,
+                               decoded.data(), last));
+      EXPECT_TRUE(std::equal(decoded.begin(), decoded.end(), values.begin() + first + j * block));
+      start = end;
+    }
+  }
+}
+
 TEST(ValueCode, RareSymbolsGetCodesNoLongerThanTheFormatAllows) {
   // Counts growing like Fibonacci numbers make a Huffman tree as deep as there are symbols.
   const int seeds = 20;

@@ -141,13 +141,12 @@ class Solver {
                     const SolveOptions& options = {});
 
   // Bounds on the value of every legal move of `position` (which must not be over), in move
-  // order, within `limits` for
-  // them all: each move is given an equal share of what the moves before it left, so the time a
-  // move proves quickly goes to the later ones (with no limit, every move's value). With a limit
-  // each move is solved outside in (SolveOptions::outside_in). The moves share the transposition
-  // table, and what one proves the next may use. `on_move` sees each move's bounds as they come
-  // in, `on_progress` the bounds of the move being solved after each test (both for the side to
-  // move at `position`).
+  // order, within `limits` for them all: each move is given an equal share of what the moves
+  // before it left, so the time a move proves quickly goes to the later ones (with no limit,
+  // every move's value). With a limit each move is solved outside in (SolveOptions::outside_in).
+  // The moves share the transposition table, and what one proves the next may use. `on_move`
+  // sees each move's bounds as they come in, `on_progress` the bounds of the move being solved
+  // after each test (both for the side to move at `position`).
   EachMoveResult solve_each_move(
       const Position& position, const SolveLimits& limits = {},
       const std::function<void(const MoveBounds&)>& on_move = {},

@@ -166,16 +166,17 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   const int threads = builder.threads();
   LayerWriter writer(name, houses, request.write, threads);
   // Bounding the memory (BuildRequest::layer_memory): the layers held by the builder, those the
-  // writer is done with (it reads them until then), and those moved to scratch files.
+  // writer is done with (it reads them until then), and those moved to scratch files. While
+  // layer s is built, the finished layers may hold what the bound leaves beside it; once the last
+  // layer is built nothing moves any more (nothing reads the layers below but the writer).
   uint64_t held_bytes = 0, mapped_bytes = 0;
+  std::optional<uint64_t> held_limit;
   std::vector<bool> written(static_cast<size_t>(request.max_seeds) + 1);
   std::vector<std::shared_ptr<const GuardedMapping>> scratch;
   const auto bound_memory = [&]() -> Expected<bool> {
     // The lowest first: a layer's positions lead mostly to the few layers just below it (a
     // capture takes a few seeds), so the highest layers are read the most.
-    for (int t = 0;
-         t <= request.max_seeds && request.layer_memory && held_bytes > *request.layer_memory;
-         ++t) {
+    for (int t = 0; t <= request.max_seeds && held_limit && held_bytes > *held_limit; ++t) {
       if (!written[static_cast<size_t>(t)] || builder.held_elsewhere(t)) continue;
       const std::span<const int8_t> values = builder.layer(t);
       Expected<std::shared_ptr<const GuardedMapping>> copy = map_unnamed_copy(
@@ -213,10 +214,14 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   };
 
   for (int s = 0; s <= request.max_seeds; ++s) {
+    if (request.layer_memory) {
+      const uint64_t building = builder.bytes_to_build(s);
+      held_limit = *request.layer_memory > building ? *request.layer_memory - building : 0;
+    }
     // Over the bound, the layers below the last one handed over must be written before this one
     // is built, so that they can move out: the writer then holds back at most one layer (its
     // write of a layer usually ends before the build of the next, and this does not wait).
-    if (request.layer_memory && held_bytes > *request.layer_memory && s >= 2) {
+    if (held_limit && held_bytes > *held_limit && s >= 2) {
       writer.wait_through(s - 2);
       if (Expected<bool> ok = pass_on_done(false); !ok) return ok;
     }
@@ -249,6 +254,7 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       report.seconds = seconds_since(start);
       writer.write(std::move(report), values);
     }
+    if (s == request.max_seeds) held_limit.reset();
     if (Expected<bool> ok = pass_on_done(false); !ok) return ok;
   }
   if (progress) progress({request.max_seeds, "write", 0, 1});

@@ -25,12 +25,13 @@ struct BuildRequest {
   // below alongside (and decode a layer read back to resume); 0: all cores
   // (solver/rules/thread_count.h). The bytes do not depend on it.
   int threads = 0;
-  // Bytes of finished layers to hold in memory while the layers above are built; none: no bound.
-  // Beyond it the lowest layers already written are copied to scratch files without a name in
-  // the tables' directory and read from there through memory maps
-  // (RetrogradeBuilder::hold_layer_elsewhere): the build then holds the layer being built, the one
-  // being written and what fits of the others, and the kernel keeps what it can of the mapped
-  // ones in its page cache. The bytes written do not depend on it.
+  // Bytes the layers may take in memory: the layer being built (RetrogradeBuilder::bytes_to_build)
+  // and the finished layers held below it; none: no bound. Beyond it the lowest layers already
+  // written are copied to scratch files without a name in the tables' directory and read from
+  // there through memory maps (RetrogradeBuilder::hold_layer_elsewhere), and the kernel keeps
+  // what it can of them in its page cache. A layer the writer has not finished stays in memory
+  // even beyond the bound, as do the writer's compressed bytes. The bytes written do not depend
+  // on it.
   std::optional<uint64_t> layer_memory = std::nullopt;
 };
 

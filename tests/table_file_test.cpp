@@ -147,6 +147,26 @@ TEST_F(TableFiles, BytesAreTheSameWithOneThreadOrSeveral) {
 // A build whose memory for finished layers is bounded (here to nothing: every layer the writer is
 // done with moves to a scratch file and is read through a map) writes the same bytes, resumed or
 // not, leaves no scratch file behind, and says how much it moved.
+// The bound covers the layer being built as well as the finished ones: room for every layer
+// moves nothing, room for the finished ones alone moves some out while the last is built.
+TEST_F(TableFiles, TheLayerBeingBuiltCountsAgainstTheMemoryBound) {
+  for (const auto& [game, table] :
+       {std::pair{"kalah", "kalah-6"}, std::pair{"oware", "oware-abapa"}}) {
+    const RetrogradeBuilder sizes(*parse_rules(game), 9);
+    uint64_t finished = 0;  // layers 0..8
+    for (int t = 0; t < 9; ++t) finished += TableIndex(12, 9).layer_size(t);
+    for (const uint64_t bound : {finished + sizes.bytes_to_build(9), finished}) {
+      fs::remove_all(dir_ / table);
+      std::vector<LayerReport> reports;
+      const BuildRequest request{*parse_rules(game), 9, dir_.string(), {}, 1, bound};
+      Expected<bool> done =
+          build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); });
+      ASSERT_TRUE(done.ok()) << done.error();
+      EXPECT_EQ(reports.back().mapped_bytes > 0, bound == finished) << game << " " << bound;
+    }
+  }
+}
+
 TEST_F(TableFiles, BytesAreTheSameWithTheLayersBelowMappedFromScratchFiles) {
   for (const auto& [game, table] :
        {std::pair{"kalah", "kalah-6"}, std::pair{"oware", "oware-abapa"}}) {
@@ -181,8 +201,11 @@ TEST_F(TableFiles, BytesAreTheSameWithTheLayersBelowMappedFromScratchFiles) {
     EXPECT_EQ(build_bytes(uint64_t{0}, 1, 9), held) << game;
     EXPECT_EQ(build_bytes(uint64_t{0}, 2, 9), held) << game;
     EXPECT_EQ(build_bytes(uint64_t{0}, 2, 5), held) << game << ", resumed from 5";
-    // A bound that holds a few layers moves only the lowest.
-    EXPECT_EQ(build_bytes(TableIndex(12, 9).layer_size(7), 2, 9), held) << game;
+    // A bound that leaves room for a few layers beside the one being built moves only the
+    // lowest.
+    const RetrogradeBuilder sizes(*parse_rules(game), 9);
+    EXPECT_EQ(build_bytes(sizes.bytes_to_build(9) + TableIndex(12, 9).layer_size(7), 2, 9), held)
+        << game;
   }
 }
 

@@ -99,6 +99,11 @@ class RetrogradeBuilder {
   std::span<const int8_t> layer(int seeds) const { return views_[static_cast<size_t>(seeds)]; }
   // Whether layer `seeds` is held elsewhere (hold_layer_elsewhere) rather than by the builder.
   bool held_elsewhere(int seeds) const { return keepers_[static_cast<size_t>(seeds)] != nullptr; }
+  // The memory building layer `seeds` takes beside the layers below: its byte per position, and
+  // for the level algorithm (Oware) two more (the exits and the inner moves left).
+  uint64_t bytes_to_build(int seeds) const {
+    return index_.layer_size(seeds) * (one_pass_ ? 1 : 3);
+  }
   // Levels the last built layer went through (0 for a layer built in one pass), and how many of
   // them started
   // from a scan of the layer (the others had nothing to start from).

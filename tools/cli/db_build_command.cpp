@@ -33,7 +33,7 @@ struct BuildOptions {
   bool quiet = false;
   bool mpi = false;
   std::string partition = "interleaved";
-  double layer_memory_gib = -1;  // -1: half this machine's memory
+  double layer_memory_gib = -1;  // -1: two thirds of this machine's memory
 };
 
 // What the check step parsed: the request as the library takes it, threads included.
@@ -247,10 +247,11 @@ void add_db_build_command(CLI::App& db) {
       ->check(integer_in(1, 22));
   CLI::Option* layer_memory =
       cmd->add_option("--layer-memory", build->layer_memory_gib,
-                      "Gibibytes of finished layers to hold in memory while the layers above are "
-                      "built (default: half this machine's memory); beyond it the lowest are "
-                      "copied to scratch files in the output directory and read through memory "
-                      "maps, whose pages the system can drop and read back")
+                      "Gibibytes the layers may take in memory: the layer being built and the "
+                      "finished layers below it (default: two thirds of this machine's memory); "
+                      "beyond it the lowest finished layers are copied to scratch files in the "
+                      "output directory and read through memory maps, whose pages the system "
+                      "can drop and read back")
           ->check(memory_gibibytes());
   cmd->add_flag("--quiet,-q", build->quiet, "Print nothing but errors (no progress, no table)");
   cmd->add_flag("--mpi", build->mpi,

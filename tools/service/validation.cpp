@@ -161,7 +161,7 @@ uint64_t machine_memory_bytes() {
 }
 
 uint64_t default_layer_memory_bytes() {
-  return machine_memory_bytes() / 2;
+  return machine_memory_bytes() / 3 * 2;
 }
 
 int max_threads() {

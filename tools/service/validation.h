@@ -40,9 +40,11 @@ Expected<std::string> check_text(std::string_view text, size_t max_bytes);
 // The machine: cores, and physical memory in bytes (sysinfo).
 int machine_cores();
 uint64_t machine_memory_bytes();
-// What a table build holds in memory of its finished layers unless told otherwise
-// (db::BuildRequest::layer_memory): half the machine's memory, the other half left to the layer
-// being built, the one being written and the page cache that serves the layers moved out.
+// What a table build's layers take in memory unless told otherwise (db::BuildRequest::
+// layer_memory: the layer being built and the finished layers held below it): two thirds of the
+// machine's memory, the rest left to the layer being written, the writer's compressed bytes and
+// the page cache that serves the layers moved out. Kalah 0..32 on 24 GiB peaked at 22.6 GB with
+// half the machine for the finished layers alone, the layer being built on top.
 uint64_t default_layer_memory_bytes();
 // The most threads any option accepts: four times the cores.
 int max_threads();

@@ -1,5 +1,6 @@
 #include "db/table_build.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -145,6 +146,15 @@ Expected<bool> check_build_request(const BuildRequest& request) {
     return Error{"max seeds must be from 0 to " + std::to_string(kMaxTableSeeds) + ", not " +
                  std::to_string(request.max_seeds)};
   return true;
+}
+
+uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
+  const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
+  uint64_t bytes = builder.bytes_to_build(max_seeds);
+  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s)
+    bytes += builder.index().layer_size(s);
+  if (max_seeds > 0) bytes += builder.index().layer_size(max_seeds - 1) / 2;
+  return bytes;
 }
 
 Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,

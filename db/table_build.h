@@ -58,6 +58,16 @@ struct LayerReport {
 // without tables, max seeds outside 0..kMaxTableSeeds.
 Expected<bool> check_build_request(const BuildRequest& request);
 
+// The memory a build on one machine needs to run at memory speed while it builds its last layer,
+// whatever BuildRequest::layer_memory says: the layer being built, the three layers below it
+// (nearly every child's value is read from them: a move into a store or past it takes one seed
+// off the board, most captures two to four; a mapped one the page cache cannot hold is read back
+// from disk at random), and the writer's coded bytes of the layer below (under 4 bits a
+// position). Kalah 0..32 needs 17.6 GB and built its last layer at 31 M positions a second on a
+// machine of 25.3 GB; 0..33 needs 23.7 GB, and there, with 16.9 GB for the layers, valued its
+// last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
+uint64_t build_memory_needed(const Rules& rules, int max_seeds);
+
 // Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it
 // is written (or kept), in order. Both are called on the calling thread only. A build ended
 // early (an error, or an exception thrown by `progress`) still writes the layers it finished

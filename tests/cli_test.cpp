@@ -98,6 +98,7 @@ TEST(CommandLine, EveryBadInputExitsTwoWithOneKindOfMessage) {
       {{"db", "build", "kalah", "--max-seeds", "2", "--level", "-5"},
        "--level: must be from 1 to 22, not -5"},
       {{"db", "build", "kalah", "--max-seeds", "65"}, "--max-seeds: must be from 0 to 64"},
+      {{"db", "build", "kalah", "--max-seeds", "64"}, "the deepest build that fits here goes to"},
       {{"db", "build", "kalah", "--max-seeds", "2", "--out", ""}, "--out: an empty path"},
       {{"db", "build", "kalah", "--max-seeds", "2", "--block-size", "4294967295"},
        "--block-size: must be from 64 to 1048576"},

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "db/table_build.h"
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
 #include "tools/service/analysis.h"
@@ -62,6 +63,29 @@ TEST(Validation, MegabytesAreCappedAtTheMachinesMemoryWithoutOverflow) {
   EXPECT_FALSE(megabytes_to_bytes(uint64_t{1} << 60));
   EXPECT_FALSE(megabytes_to_bytes(std::numeric_limits<uint64_t>::max()));
   EXPECT_FALSE(megabytes_to_bytes((machine_memory_bytes() >> 20) + 1));
+}
+
+// A one-machine build needs its last layer and the three below it in memory (the writer's bytes
+// too), and is refused up front when the machine cannot hold them, naming the deepest that fits.
+TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFits) {
+  const Rules kalah = Rules::kalah();
+  // Layers 7..10 of 12 houses (10 seeds: 352 716 positions), and half of layer 9 for the writer.
+  EXPECT_EQ(db::build_memory_needed(kalah, 10), 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  // Oware's level algorithm takes three bytes a position of the layer it builds.
+  EXPECT_EQ(db::build_memory_needed(Rules::oware(), 10),
+            3 * 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  EXPECT_TRUE(check_build_fits_machine(kalah, 20));
+  // 64 seeds: some 10^12 positions in the last layer, terabytes.
+  const Expected<bool> deep = check_build_fits_machine(kalah, 64);
+  ASSERT_FALSE(deep);
+  EXPECT_NE(deep.error().find("layers up to 64 seeds need about"), std::string::npos)
+      << deep.error();
+  const size_t at = deep.error().find("the deepest build that fits here goes to ");
+  ASSERT_NE(at, std::string::npos) << deep.error();
+  const int deepest = std::stoi(deep.error().substr(at + 41));
+  EXPECT_GE(deepest, 20);
+  EXPECT_TRUE(check_build_fits_machine(kalah, deepest));
+  EXPECT_FALSE(check_build_fits_machine(kalah, deepest + 1));
 }
 
 TEST(Validation, PathsAndTextsRefuseNulBytesAndExcessLength) {

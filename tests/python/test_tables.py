@@ -57,6 +57,13 @@ def test_missing_tables_raise_tables_error(tmp_path):
         mancala.Tables("congkak", str(tmp_path))
 
 
+def test_a_build_too_deep_for_this_machine_raises_tables_error(tmp_path):
+    # 64 seeds: terabytes for the last layers; refused before anything is written.
+    with pytest.raises(mancala.TablesError, match="the deepest build that fits here goes to"):
+        mancala.build_tables("kalah", str(tmp_path), 64)
+    assert not any(tmp_path.iterdir())
+
+
 def test_a_corrupt_layer_raises_tables_error(tmp_path):
     mancala.build_tables("kalah:2:2", str(tmp_path), 4)
     for seeds in (3, 4):  # the layers of every position after a move from 4 seeds

@@ -58,6 +58,11 @@ ParsedBuild parse_build(const BuildOptions& options) {
   request.layer_memory = options.layer_memory_gib < 0
                              ? service::default_layer_memory_bytes()
                              : static_cast<uint64_t>(options.layer_memory_gib * (1ull << 30));
+  // Over MPI every machine holds a share of each layer; on one machine the last layers must fit.
+  if (!options.mpi)
+    if (Expected<bool> fits = service::check_build_fits_machine(request.rules, request.max_seeds);
+        !fits)
+      throw UsageError(fits.error() + " (more with --mpi, over several machines)");
   parsed.distributed.partition = options.partition == "ranges"
                                      ? db::PartitionPolicy::Ranges
                                      : db::PartitionPolicy::Interleaved;  // the validator's two

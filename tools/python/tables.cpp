@@ -89,6 +89,11 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
   request.max_seeds = max_seeds;
   request.database_dir = path_argument(directory, "directory");
   request.layer_memory = service::default_layer_memory_bytes();
+  if (Expected<bool> valid = db::check_build_request(request); !valid)
+    throw TablesFailure(valid.error());
+  if (Expected<bool> fits = service::check_build_fits_machine(rules, max_seeds); !fits)
+    throw TablesFailure(fits.error() +
+                        " (more with `mancala db build --mpi`, over several machines)");
   std::vector<LayerReportObject> layers;
   Expected<bool> done = true;
   {

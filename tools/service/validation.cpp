@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "db/table_build.h"
 #include "solver/rules/escape.h"
 
 namespace mancala::service {
@@ -162,6 +163,20 @@ uint64_t machine_memory_bytes() {
 
 uint64_t default_layer_memory_bytes() {
   return machine_memory_bytes() / 3 * 2;
+}
+
+Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
+  const uint64_t room = machine_memory_bytes() / 10 * 9;
+  const uint64_t needed = db::build_memory_needed(rules, max_seeds);
+  if (needed <= room) return true;
+  int deepest = max_seeds - 1;
+  while (deepest > 0 && db::build_memory_needed(rules, deepest) > room) --deepest;
+  return Error{fmt::format(
+      "layers up to {} seeds need about {:.1f} GB of memory while the last is built (it, the "
+      "three layers below it and the writer's bytes), and this machine has {:.1f} GB; the deepest "
+      "build that fits here goes to {} seeds",
+      max_seeds, static_cast<double>(needed) / 1e9,
+      static_cast<double>(machine_memory_bytes()) / 1e9, deepest)};
 }
 
 int max_threads() {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "solver/rules/expected.h"
+#include "solver/rules/rules.h"
 
 namespace mancala::service {
 
@@ -46,6 +47,11 @@ uint64_t machine_memory_bytes();
 // the page cache that serves the layers moved out. Kalah 0..32 on 24 GiB peaked at 22.6 GB with
 // half the machine for the finished layers alone, the layer being built on top.
 uint64_t default_layer_memory_bytes();
+// Whether a table build of `rules`'s layers 0..max_seeds on this one machine has the memory it
+// needs (db::build_memory_needed) in nine tenths of the machine's, the rest left to the system:
+// else an error sentence that says what it needs, what the machine has and the deepest build
+// that fits here (each door adds how to share it over machines).
+Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds);
 // The most threads any option accepts: four times the cores.
 int max_threads();
 

@@ -65,6 +65,18 @@ TEST(Validation, MegabytesAreCappedAtTheMachinesMemoryWithoutOverflow) {
   EXPECT_FALSE(megabytes_to_bytes((machine_memory_bytes() >> 20) + 1));
 }
 
+// A container's memory limit counts as the machine's memory: the cgroup files' texts.
+TEST(Validation, ControlGroupMemoryLimitsReadAsBytesAndMaxAsNoLimit) {
+  EXPECT_EQ(read_memory_limit("12884901888\n"), uint64_t{12884901888});
+  EXPECT_EQ(read_memory_limit("9223372036854771712"), uint64_t{9223372036854771712u});
+  EXPECT_FALSE(read_memory_limit("max\n"));
+  EXPECT_FALSE(read_memory_limit(""));
+  EXPECT_FALSE(read_memory_limit("0"));
+  EXPECT_FALSE(read_memory_limit("12 GB"));
+  EXPECT_FALSE(read_memory_limit("-1"));
+  EXPECT_GT(machine_memory_bytes(), 0u);
+}
+
 // A one-machine build needs its last layer and the three below it in memory (the writer's bytes
 // too), and is refused up front when the machine cannot hold them, naming the deepest that fits.
 TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFits) {

@@ -7,7 +7,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -155,10 +161,63 @@ int machine_cores() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+std::optional<uint64_t> read_memory_limit(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  uint64_t bytes = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || bytes == 0)
+    return std::nullopt;  // "max", or nothing that reads as a limit
+  return bytes;
+}
+
+namespace {
+
+std::optional<uint64_t> memory_limit_in(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string text;
+  if (!in || !std::getline(in, text)) return std::nullopt;
+  return read_memory_limit(text);
+}
+
+// The lowest memory limit set on the process's control group or any group above it: under
+// cgroup v2 (the line "0::PATH" of /proc/self/cgroup) memory.max, under v1 the memory
+// controller's memory.limit_in_bytes ("N:...memory...:PATH"). A container's limit shows here;
+// sysinfo shows the host's memory.
+std::optional<uint64_t> control_group_memory_limit() {
+  std::ifstream groups("/proc/self/cgroup");
+  std::optional<uint64_t> lowest;
+  std::string line;
+  while (std::getline(groups, line)) {
+    const size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::filesystem::path group = line.substr(second + 1);
+    std::vector<std::pair<std::filesystem::path, const char*>> mounts;  // and the file's name
+    if (line.compare(0, first, "0") == 0 && controllers.empty()) {
+      mounts = {{"/sys/fs/cgroup", "memory.max"}, {"/sys/fs/cgroup/unified", "memory.max"}};
+    } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
+      mounts = {{"/sys/fs/cgroup/memory", "memory.limit_in_bytes"}};
+    }
+    for (const auto& [mount, name] : mounts)
+      // The group and every group above it, up to the root.
+      for (std::filesystem::path at = group.relative_path();; at = at.parent_path()) {
+        if (const std::optional<uint64_t> limit = memory_limit_in(mount / at / name))
+          lowest = std::min(lowest.value_or(*limit), *limit);
+        if (at.empty()) break;
+      }
+  }
+  return lowest;
+}
+
+}  // namespace
+
 uint64_t machine_memory_bytes() {
   struct sysinfo info {};
-  if (::sysinfo(&info) != 0 || info.totalram == 0) return uint64_t{1} << 40;  // unknown: 1 TiB
-  return static_cast<uint64_t>(info.totalram) * std::max<uint64_t>(info.mem_unit, 1);
+  uint64_t bytes = uint64_t{1} << 40;  // unknown: 1 TiB
+  if (::sysinfo(&info) == 0 && info.totalram != 0)
+    bytes = static_cast<uint64_t>(info.totalram) * std::max<uint64_t>(info.mem_unit, 1);
+  return std::min(bytes, control_group_memory_limit().value_or(bytes));
 }
 
 uint64_t default_layer_memory_bytes() {

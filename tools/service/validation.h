@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,9 +39,13 @@ Expected<std::string> check_path(std::string_view path);
 // A text: no NUL byte, at most `max_bytes`.
 Expected<std::string> check_text(std::string_view text, size_t max_bytes);
 
-// The machine: cores, and physical memory in bytes (sysinfo).
+// The machine: cores, and memory in bytes: the physical memory (sysinfo), or the memory limit of
+// the process's control group (a container's) when that is lower.
 int machine_cores();
 uint64_t machine_memory_bytes();
+// The limit in the text of a cgroup memory file (memory.max, memory.limit_in_bytes): a number of
+// bytes, or none for "max" and anything else.
+std::optional<uint64_t> read_memory_limit(std::string_view text);
 // What a table build's layers take in memory unless told otherwise (db::BuildRequest::
 // layer_memory: the layer being built and the finished layers held below it): two thirds of the
 // machine's memory, the rest left to the layer being written, the writer's compressed bytes and

@@ -225,7 +225,8 @@ uint64_t default_layer_memory_bytes() {
 }
 
 Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
-  const uint64_t room = machine_memory_bytes() / 10 * 9;
+  const uint64_t memory = machine_memory_bytes();
+  const uint64_t room = memory / 10 * 9;
   const uint64_t needed = db::build_memory_needed(rules, max_seeds);
   if (needed <= room) return true;
   int deepest = max_seeds - 1;
@@ -234,8 +235,7 @@ Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
       "layers up to {} seeds need about {:.1f} GB of memory while the last is built (it, the "
       "three layers below it and the writer's bytes), and this machine has {:.1f} GB; the deepest "
       "build that fits here goes to {} seeds",
-      max_seeds, static_cast<double>(needed) / 1e9,
-      static_cast<double>(machine_memory_bytes()) / 1e9, deepest)};
+      max_seeds, static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9, deepest)};
 }
 
 int max_threads() {

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -13,12 +14,14 @@
 namespace mancala::testing_helpers {
 
 // TempDir()/<prefix>_<pid>_<test name>, empty: what a killed earlier run left there is removed
-// first. The caller removes it when done.
+// first. The caller removes it when done. A parameterised test's name holds a slash
+// ("Probes/PlainLayer"): it becomes an underscore, so that the directory is one level deep and
+// removing it leaves no parent behind.
 inline std::filesystem::path fresh_test_directory(const std::string& prefix) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) /
-      (prefix + "_" + std::to_string(::getpid()) + "_" +
-       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                    (prefix + "_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

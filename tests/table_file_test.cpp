@@ -14,6 +14,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <system_error>
 
 #include "db/file_io.h"
 #include "db/mapping_guard.h"
@@ -944,9 +945,11 @@ INSTANTIATE_TEST_SUITE_P(PlainAndCompressed, TruncatedUnderAReader, ::testing::B
                          });
 
 TEST(MappingGuard, AFaultOutsideEveryTableMappingStillKills) {
+  // Named by the test process (the dying child is a fork of it), which removes it afterwards.
+  const std::string path =
+      ::testing::TempDir() + "mapping_guard_death_" + std::to_string(::getpid());
   EXPECT_DEATH(
       {
-        const std::string path = ::testing::TempDir() + "mapping_guard_death";
         { std::ofstream(path) << std::string(8192, 'x'); }
         FileDescriptor fd(::open(path.c_str(), O_RDONLY));
         // A plain mapping, not a GuardedMapping: the handler must leave its fault alone.
@@ -957,6 +960,8 @@ TEST(MappingGuard, AFaultOutsideEveryTableMappingStillKills) {
         (void)bytes[5000];
       },
       "");
+  std::error_code ignored;
+  fs::remove(path, ignored);
 }
 
 TEST_F(TableFiles, ProbeFailureHandlerIsCalledOnceWithTheFirstFailure) {

@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "db/table_blocks.h"
@@ -79,11 +81,18 @@ void recompute_checksums(std::vector<uint8_t>& bytes) {
 }
 #endif
 
-// A private directory holding the file as layer `seeds` of kalah:6 and oware:abapa.
+// A private directory holding the file as layer `seeds` of kalah:6 and oware:abapa, removed when
+// the fuzzer exits (it ends a timed run with exit()).
+// (The name lives in a plain array: the removal runs after static strings are destroyed.)
+char scratch_name[] = "/tmp/mancala_fuzz_XXXXXX";
 const std::string& scratch() {
   static const std::string dir = [] {
-    char name[] = "/tmp/mancala_fuzz_XXXXXX";
-    return std::string(::mkdtemp(name));
+    std::string made(::mkdtemp(scratch_name));
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(scratch_name, ignored);
+    });
+    return made;
   }();
   return dir;
 }

@@ -1,0 +1,20 @@
+#include "tools/service/solving.h"
+
+#include "solver/tables/built_tables.h"
+#include "solver/tables/table_rules.h"
+
+namespace mancala::service {
+
+size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_built_tables) {
+  if (asked) return *asked;
+  return over_built_tables ? kTranspositionMegabytesOverBuiltTables : kSolveTranspositionMegabytes;
+}
+
+int seeds_to_build_before_solving(const Rules& rules, const Position& position,
+                                  int tables_max_seeds, std::optional<int> asked) {
+  if (!table_rules_for(rules)) return -1;
+  const int wanted = asked ? *asked : seeds_worth_building(rules, position);
+  return wanted > tables_max_seeds ? wanted : -1;
+}
+
+}  // namespace mancala::service

@@ -6,15 +6,18 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "db/table_build.h"
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
+#include "solver/tables/built_tables.h"
 #include "tools/service/analysis.h"
 #include "tools/service/catalogue.h"
 #include "tools/service/move_text.h"
+#include "tools/service/solving.h"
 #include "tools/service/validation.h"
 
 namespace mancala::service {
@@ -108,6 +111,36 @@ TEST(Validation, PathsAndTextsRefuseNulBytesAndExcessLength) {
   EXPECT_EQ(*check_text("Ann", 10), "Ann");
   EXPECT_FALSE(check_text(std::string("A\0n", 3), 10));
   EXPECT_FALSE(check_text("0123456789A", 10));
+}
+
+// A solve's choices, the same for every door that solves (`mancala solve`, Python's solve).
+TEST(Solving, LayersAreBuiltFirstOnlyWhenTheTablesAtHandStopBelowThoseWorthBuilding) {
+  const Rules kalah = rules_of("kalah");
+  const Position start = start_position(kalah);
+  const int worth = seeds_worth_building(kalah, start);
+  ASSERT_GE(worth, 12);
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, -1, std::nullopt), worth);
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, worth - 1, std::nullopt), worth);
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, worth, std::nullopt), -1);  // at hand
+  // A depth asked for is built when deeper than the tables at hand; -1 builds none.
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, 10, 12), 12);
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, 12, 12), -1);
+  EXPECT_EQ(seeds_to_build_before_solving(kalah, start, -1, -1), -1);
+  // Small games build nothing unless asked; games without tables never.
+  const Rules small = rules_of("kalah:4:3");
+  EXPECT_EQ(seeds_to_build_before_solving(small, start_position(small), -1, std::nullopt), -1);
+  EXPECT_EQ(seeds_to_build_before_solving(small, start_position(small), -1, 8), 8);
+  const Rules congkak = rules_of("congkak");
+  EXPECT_EQ(seeds_to_build_before_solving(congkak, start_position(congkak), -1, 8), -1);
+}
+
+TEST(Solving, TheTranspositionTableIsSmallerOverTablesBuiltInMemoryUnlessAskedFor) {
+  EXPECT_EQ(solve_transposition_megabytes(std::nullopt, false), kSolveTranspositionMegabytes);
+  EXPECT_EQ(solve_transposition_megabytes(std::nullopt, true),
+            kTranspositionMegabytesOverBuiltTables);
+  EXPECT_LT(kTranspositionMegabytesOverBuiltTables, kSolveTranspositionMegabytes);
+  EXPECT_EQ(solve_transposition_megabytes(1024, true), 1024u);
+  EXPECT_EQ(solve_transposition_megabytes(16, false), 16u);
 }
 
 TEST(MoveText, LegalLettersAreInHouseOrderAndNoneOnceOver) {

@@ -26,8 +26,35 @@ def test_solve_a_position_with_tables_matches_the_tables(tmp_path):
 
 
 def test_solve_stops_at_its_limit_with_proven_bounds():
-    r = mancala.solve("kalah:6:4", nodes=1000)
+    r = mancala.solve("kalah:6:4", nodes=1000, build_tables=-1)
     assert not r.solved and r.lower <= r.upper
+    assert r.tables_built is None
+
+
+def test_solve_builds_the_tables_asked_for_in_memory_first():
+    built = mancala.solve("kalah:6:3", build_tables=8)
+    assert built.tables_built.max_seeds == 8
+    # One byte a position: layers 0..8 of twelve houses hold C(8 + 12, 12) positions.
+    assert built.tables_built.bytes == 125970 and built.tables_built.seconds >= 0
+    plain = mancala.solve("kalah:6:3", build_tables=-1)
+    assert plain.tables_built is None
+    assert (built.value, built.best) == (plain.value, plain.best)
+    assert built.nodes < plain.nodes  # the tables end lines the plain search follows
+
+
+def test_solve_builds_nothing_for_a_small_game_or_below_the_tables_given(tmp_path):
+    # Kalah(4,3): 24 seeds, solved faster than any build (as `mancala solve` decides).
+    assert mancala.solve("kalah:4:3").tables_built is None
+    mancala.build_tables("kalah", str(tmp_path), 8)
+    tables = mancala.Tables("kalah", str(tmp_path))
+    r = mancala.solve("kalah:6:3", tables=tables, build_tables=8)
+    assert r.tables_built is None
+    assert r.value == mancala.solve("kalah:6:3", build_tables=-1).value
+
+
+def test_solve_refuses_a_build_depth_out_of_range():
+    with pytest.raises(ValueError, match="build_tables must be from -1 to 64, not 65"):
+        mancala.solve("kalah:6:3", build_tables=65)
 
 
 def test_solve_rejects_an_ended_game():

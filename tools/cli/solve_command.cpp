@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 #include "tools/service/json_output.h"
+#include "tools/service/solving.h"
 
 namespace mancala::cli {
 
@@ -33,11 +35,11 @@ struct SolveCommandOptions {
   std::string position;
   std::string db;
   bool no_tables = false;
-  int build_tables = -1;  // --build-tables; -1: as many as pay (seeds_worth_building)
+  int build_tables = -1;  // --build-tables; when not given, as many as pay
   bool build_tables_given = false;
   bool save_tables = false;
   double max_seconds = 0;
-  size_t hash_megabytes = 256;
+  size_t hash_megabytes = service::kSolveTranspositionMegabytes;
   bool hash_given = false;
   double table_memory_gib = 4;
   int threads = 0;
@@ -158,8 +160,10 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   if (!o.no_tables && rules.kind != GameKind::Congkak) {
     open_disk_tables();
     const int on_disk = tables ? tables->tables().max_seeds() : -1;
-    const int wanted = o.build_tables_given ? o.build_tables : seeds_worth_building(rules, p);
-    if (wanted > on_disk && table_rules_for(rules)) {
+    const int wanted = service::seeds_to_build_before_solving(
+        rules, p, on_disk,
+        o.build_tables_given ? std::optional<int>(o.build_tables) : std::nullopt);
+    if (wanted >= 0) {
       StatusLine building(o.quiet || o.json);
       const auto show = [&](const LayerProgress& progress) {
         building.show(fmt::format("building the {} tables up to {} seeds: layer {}",
@@ -194,8 +198,8 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     }
   }
   const ExactValues* endgame = built ? static_cast<const ExactValues*>(built.get()) : tables.get();
-  const size_t hash_megabytes =
-      built && !o.hash_given ? kTranspositionMegabytesOverBuiltTables : o.hash_megabytes;
+  const size_t hash_megabytes = service::solve_transposition_megabytes(
+      o.hash_given ? std::optional<size_t>(o.hash_megabytes) : std::nullopt, built != nullptr);
   Solver solver(rules, hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
@@ -279,9 +283,10 @@ void add_solve_command(CLI::App& app) {
       ->check(positive_seconds());
   CLI::Option* hash =
       cmd->add_option("--hash", o->hash_megabytes,
-                      fmt::format("Transposition table size in megabytes (default 256, {} over "
+                      fmt::format("Transposition table size in megabytes (default {}, {} over "
                                   "tables it builds in memory; at most this machine's memory; "
                                   "its pages are taken as the search first uses them)",
+                                  service::kSolveTranspositionMegabytes,
                                   kTranspositionMegabytesOverBuiltTables))
           ->check(memory_megabytes());
   cmd->add_option("--table-memory", o->table_memory_gib,

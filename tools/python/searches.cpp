@@ -13,9 +13,12 @@
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
+#include "solver/tables/built_tables.h"
+#include "solver/tables/table_index.h"
 #include "tools/python/bindings.h"
 #include "tools/python/tables.h"
 #include "tools/service/analysis.h"
+#include "tools/service/solving.h"
 #include "tools/service/validation.h"
 
 namespace mancala::python {
@@ -118,6 +121,13 @@ class SearchObject {
   std::mutex busy_;
 };
 
+// The layers a solve built in memory before searching (docs/solving.md, "Solving from nothing").
+struct TablesBuiltObject {
+  int max_seeds = 0;
+  double seconds = 0;
+  uint64_t bytes = 0;
+};
+
 struct SolveResultObject {
   bool solved = false;
   int value = 0;
@@ -127,32 +137,45 @@ struct SolveResultObject {
   uint64_t nodes = 0;
   double seconds = 0;
   double value_seconds = 0;
+  std::optional<TablesBuiltObject> tables_built;
 };
 
 SolveResultObject solve(py::handle game, py::handle position, std::optional<double> seconds,
                         std::optional<uint64_t> nodes, const std::shared_ptr<TablesObject>& tables,
-                        size_t hash_megabytes, int threads) {
+                        size_t hash_megabytes, int threads, std::optional<int> build_tables) {
   const Rules rules = rules_argument(game);
   const Position p =
       position.is_none() ? start_position(rules) : position_argument(rules, position);
   require_moves(rules, p);
   megabytes_argument(hash_megabytes);
   if (threads < 1) throw py::value_error("threads must be at least 1");
+  if (build_tables && (*build_tables < -1 || *build_tables > kMaxTableSeeds))
+    throw py::value_error("build_tables must be from -1 to " + std::to_string(kMaxTableSeeds) +
+                          ", not " + std::to_string(*build_tables));
   SolveLimits limits;
   if (seconds) limits.max_seconds = seconds_argument(*seconds);
   if (nodes) {
     if (*nodes < 1) throw py::value_error("nodes must be at least 1");
     limits.max_nodes = *nodes;
   }
-  const ExactValues* endgame = exact_values(tables, rules);
+  const ExactValues* given = exact_values(tables, rules);
+  const int to_build = service::seeds_to_build_before_solving(
+      rules, p, given ? given->max_seeds() : -1, build_tables);
   SolveResult r;
+  std::optional<TablesBuiltObject> built_report;
   {
     py::gil_scoped_release release;
+    std::unique_ptr<BuiltTables> built;
+    if (to_build >= 0) {
+      built = std::make_unique<BuiltTables>(rules, to_build, threads);
+      built_report = TablesBuiltObject{built->max_seeds(), built->build_seconds(), built->bytes()};
+    }
+    const ExactValues* endgame = built ? built.get() : given;
     Solver solver(rules, hash_megabytes, endgame, threads);
     r = solver.solve(p, limits);
   }
-  SolveResultObject out{r.solved, r.value, r.lower,   r.upper,        {},
-                        {},       r.nodes, r.seconds, r.value_seconds};
+  SolveResultObject out{r.solved, r.value, r.lower,   r.upper,         {},
+                        {},       r.nodes, r.seconds, r.value_seconds, built_report};
   for (Move m : r.best) out.best.push_back(letter(p.side_to_move, m));
   out.pv = move_letters(rules, p, r.pv);
   return out;
@@ -297,6 +320,16 @@ time may run it; stop() may be called from any thread.)doc")
            "Asks a running search (in another thread) to stop; it returns what it has.")
       .def("clear", &SearchObject::clear, "Empties the transposition table.");
 
+  py::class_<TablesBuiltObject>(m, "TablesBuilt",
+                                "The endgame tables a solve built in memory before it searched.")
+      .def_readonly("max_seeds", &TablesBuiltObject::max_seeds, "Layers 0..max_seeds were built.")
+      .def_readonly("seconds", &TablesBuiltObject::seconds, "The build's wall time.")
+      .def_readonly("bytes", &TablesBuiltObject::bytes, "Their memory: one byte a position.")
+      .def("__repr__", [](const TablesBuiltObject& t) {
+        return "TablesBuilt(max_seeds=" + std::to_string(t.max_seeds) +
+               ", bytes=" + std::to_string(t.bytes) + ")";
+      });
+
   py::class_<SolveResultObject>(m, "SolveResult", "A position's exact value (solve).")
       .def_readonly("solved", &SolveResultObject::solved,
                     "False when a limit stopped it: lower and upper hold what was proven.")
@@ -310,6 +343,8 @@ time may run it; stop() may be called from any thread.)doc")
       .def_readonly("nodes", &SolveResultObject::nodes)
       .def_readonly("seconds", &SolveResultObject::seconds)
       .def_readonly("value_seconds", &SolveResultObject::value_seconds)
+      .def_readonly("tables_built", &SolveResultObject::tables_built,
+                    "The tables built in memory before the search (a TablesBuilt), or None.")
       .def("__repr__", [](const SolveResultObject& r) {
         return "SolveResult(solved=" + std::string(r.solved ? "True" : "False") +
                ", value=" + std::to_string(r.value) + ", lower=" + std::to_string(r.lower) +
@@ -318,13 +353,17 @@ time may run it; stop() may be called from any thread.)doc")
 
   m.def("solve", &solve, py::arg("game"), py::arg("position") = py::none(),
         py::arg("seconds") = py::none(), py::arg("nodes") = py::none(), py::arg("tables") = nullptr,
-        py::arg("hash_mb") = 64, py::arg("threads") = 1,
+        py::arg("hash_mb") = 64, py::arg("threads") = 1, py::arg("build_tables") = py::none(),
         R"doc(
 The exact value of `position` (default: the start) of `game` with perfect play, as `mancala solve`
 finds it (MTD(f) with proven bounds, no horizon): a SolveResult with the value, every best first
-move and a line. `seconds` or `nodes` stop it early with the bounds proven so far (solved=False);
-`tables` (a Tables) ends lines where the endgame tables know the value; `hash_mb` sizes the
-transposition table, `threads` the threads that search together. Releases the GIL.)doc");
+move and a line. `seconds` or `nodes` stop the search early with the bounds proven so far
+(solved=False); `tables` (a Tables) ends lines where the endgame tables know the value. When the
+tables given stop below the layers worth building (as `mancala solve` decides: none for small games
+and Oware), those layers are built in memory first, for this call (`tables_built` says so; they
+are not limited by `seconds` or `nodes`); `build_tables` asks for another depth (-1: none).
+`hash_mb` sizes the transposition table, `threads` the threads that build and search together.
+Releases the GIL.)doc");
 
   py::class_<MoveAnalysisObject>(m, "MoveAnalysis", "One move of an analysis.")
       .def_readonly("move", &MoveAnalysisObject::move, "The move, a letter.")

@@ -290,11 +290,22 @@ TEST(DistributedBuildResume, JobKilledMidLayerResumesToTheSameBytes) {
   Job job = start(mpirun(2) + " db build oware --max-seeds " + std::to_string(seeds) +
                       " --quiet --mpi --threads 1 --out " + out,
                   out + "/first.log");
-  // Stop the job (as a scheduler does, with SIGTERM to mpirun) once layer seeds-3 is written: it
-  // is then inside layer seeds-2.
+  // Stop the job (as a scheduler does, with SIGTERM to mpirun and its processes) once layer
+  // seeds-3 is written: it is then inside layer seeds-2. The ranks are frozen first, at once: the
+  // three layers left take about a second, and on a loaded machine (a clean-clone CI run beside
+  // a build) they were once all written before mpirun had passed the signal on. A frozen rank
+  // ends on the signal waiting for it as soon as it runs again.
   ASSERT_TRUE(wait_for_file(table + "/" + layer_name(seeds - 3), std::chrono::seconds(120)));
+  const std::vector<pid_t> ranks = children_of(job.pid);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (pid_t rank : ranks) kill(rank, SIGSTOP);
   kill(job.pid, SIGTERM);
+  for (pid_t rank : ranks) {
+    kill(rank, SIGTERM);
+    kill(rank, SIGCONT);
+  }
   EXPECT_NE(wait_for(job, std::chrono::seconds(60)), -1) << "mpirun did not stop";
+  for (pid_t rank : ranks) EXPECT_TRUE(ended(rank)) << "rank process " << rank << " is left";
   EXPECT_FALSE(fs::exists(table + "/" + layer_name(seeds))) << "the job ended before the kill";
   // Resume with another number of ranks: finished layers are kept, the rest built.
   const CommandResult resumed = run(mpirun(3) + " db build oware --max-seeds " +

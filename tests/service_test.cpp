@@ -134,13 +134,26 @@ TEST(Solving, LayersAreBuiltFirstOnlyWhenTheTablesAtHandStopBelowThoseWorthBuild
   EXPECT_EQ(seeds_to_build_before_solving(congkak, start_position(congkak), -1, 8), -1);
 }
 
-TEST(Solving, TheTranspositionTableIsSmallerOverTablesBuiltInMemoryUnlessAskedFor) {
-  EXPECT_EQ(solve_transposition_megabytes(std::nullopt, false), kSolveTranspositionMegabytes);
-  EXPECT_EQ(solve_transposition_megabytes(std::nullopt, true),
-            kTranspositionMegabytesOverBuiltTables);
+TEST(Solving, TheTranspositionTableFitsTheJobUnlessAskedFor) {
+  const auto megabytes = [](const char* game, std::optional<size_t> asked, bool over_built) {
+    const Rules rules = rules_of(game);
+    return solve_transposition_megabytes(asked, over_built, rules, start_position(rules));
+  };
+  // Large searches: Kalah(6,4), Kalah(5,5), Congkak; Oware whatever its size.
+  EXPECT_EQ(megabytes("kalah", std::nullopt, false), kSolveTranspositionMegabytes);
+  EXPECT_EQ(megabytes("kalah:5:5", std::nullopt, false), kSolveTranspositionMegabytes);
+  EXPECT_EQ(megabytes("congkak", std::nullopt, false), kSolveTranspositionMegabytes);
+  EXPECT_EQ(megabytes("oware:2", std::nullopt, false), kSolveTranspositionMegabytes);
+  // Small ones, up to Kalah(6,3), (5,4) and (4,6).
+  for (const char* game : {"kalah:6:3", "kalah:5:4", "kalah:4:6", "kalah:4:3", "kalah:3:3"})
+    EXPECT_EQ(megabytes(game, std::nullopt, false), kSmallSolveTranspositionMegabytes) << game;
+  EXPECT_LT(kSmallSolveTranspositionMegabytes, kSolveTranspositionMegabytes);
+  // Over tables built in memory.
+  EXPECT_EQ(megabytes("kalah", std::nullopt, true), kTranspositionMegabytesOverBuiltTables);
   EXPECT_LT(kTranspositionMegabytesOverBuiltTables, kSolveTranspositionMegabytes);
-  EXPECT_EQ(solve_transposition_megabytes(1024, true), 1024u);
-  EXPECT_EQ(solve_transposition_megabytes(16, false), 16u);
+  // A size asked for is the size.
+  EXPECT_EQ(megabytes("kalah", 1024, true), 1024u);
+  EXPECT_EQ(megabytes("kalah:4:3", 512, false), 512u);
 }
 
 TEST(MoveText, LegalLettersAreInHouseOrderAndNoneOnceOver) {

@@ -52,6 +52,34 @@ def test_solve_builds_nothing_for_a_small_game_or_below_the_tables_given(tmp_pat
     assert r.value == mancala.solve("kalah:6:3", build_tables=-1).value
 
 
+def test_solve_each_move_proves_every_move_and_agrees_with_solve():
+    whole = mancala.solve("kalah:4:3")
+    r = mancala.solve_each_move("kalah:4:3")
+    assert [m.move for m in r.moves] == mancala.Game("kalah:4:3").legal_moves(
+        mancala.Game("kalah:4:3").start())
+    assert all(m.solved and m.lower == m.upper for m in r.moves)
+    assert r.solved and r.lower == r.upper == whole.value
+    assert [m.move for m in r.moves if m.lower == whole.value] == whole.best
+    assert r.nodes == sum(m.nodes for m in r.moves) and r.tables_built is None
+
+
+def test_solve_each_move_within_a_limit_gives_bounds_that_hold_the_values():
+    exact = {m.move: m.lower for m in mancala.solve_each_move("kalah:6:3", build_tables=-1).moves}
+    r = mancala.solve_each_move("kalah:6:3", nodes=6000, build_tables=-1)
+    assert len(r.moves) == 6 and not r.solved
+    for m in r.moves:
+        assert m.lower <= exact[m.move] <= m.upper
+    assert r.lower <= max(exact.values()) <= r.upper
+
+
+def test_solve_each_move_builds_the_tables_asked_for_first():
+    r = mancala.solve_each_move("kalah:6:3", build_tables=8)
+    assert r.tables_built.max_seeds == 8 and r.solved
+    assert r.lower == mancala.solve("kalah:6:3", build_tables=-1).value
+    with pytest.raises(ValueError, match="build_tables must be from -1 to 64, not -2"):
+        mancala.solve_each_move("kalah:6:3", build_tables=-2)
+
+
 def test_solve_refuses_a_build_depth_out_of_range():
     with pytest.raises(ValueError, match="build_tables must be from -1 to 64, not 65"):
         mancala.solve("kalah:6:3", build_tables=65)

@@ -75,8 +75,16 @@ std::string bounds_verdict(int lower, int upper) {
 }
 
 // --each-move: bounds on every move's value within the time given (all of it, without a limit).
+// The JSON of the tables a solve built in memory first.
+json_output::Json tables_built_json(const BuiltTables& built) {
+  return {{"max_seeds", built.max_seeds()},
+          {"seconds", json_output::rounded(built.build_seconds(), 3)},
+          {"bytes", built.bytes()}};
+}
+
 void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Position& p,
-                     Solver& solver, const SolveLimits& limits, int tables_max_seeds) {
+                     Solver& solver, const SolveLimits& limits, int tables_max_seeds,
+                     const BuiltTables* built) {
   StatusLine status(o.quiet || o.json);
   if (!o.json) {
     fmt::print("{} from {}: every move's value for {}{}\n", rules.name(), to_string(p),
@@ -119,6 +127,7 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
     out["nodes"] = all.nodes;
     out["seconds"] = json_output::rounded(all.seconds, 3);
     out["tables"] = tables_max_seeds;
+    if (built) out["tables_built"] = tables_built_json(*built);
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
@@ -199,12 +208,13 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   }
   const ExactValues* endgame = built ? static_cast<const ExactValues*>(built.get()) : tables.get();
   const size_t hash_megabytes = service::solve_transposition_megabytes(
-      o.hash_given ? std::optional<size_t>(o.hash_megabytes) : std::nullopt, built != nullptr);
+      o.hash_given ? std::optional<size_t>(o.hash_megabytes) : std::nullopt, built != nullptr,
+      rules, p);
   Solver solver(rules, hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   if (o.each_move) {
-    print_each_move(o, rules, p, solver, limits, endgame ? endgame->max_seeds() : -1);
+    print_each_move(o, rules, p, solver, limits, endgame ? endgame->max_seeds() : -1, built.get());
     return;
   }
   StatusLine status(o.quiet || o.json);
@@ -240,10 +250,7 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     out["seconds"] = json_output::rounded(r.seconds, 3);
     out["value_seconds"] = json_output::rounded(r.value_seconds, 3);
     out["tables"] = endgame ? endgame->max_seeds() : -1;
-    if (built)
-      out["tables_built"] = {{"max_seeds", built->max_seeds()},
-                             {"seconds", json_output::rounded(built->build_seconds(), 3)},
-                             {"bytes", built->bytes()}};
+    if (built) out["tables_built"] = tables_built_json(*built);
     fmt::print("{}\n", json_output::dump(out));
     return;
   }
@@ -283,11 +290,13 @@ void add_solve_command(CLI::App& app) {
       ->check(positive_seconds());
   CLI::Option* hash =
       cmd->add_option("--hash", o->hash_megabytes,
-                      fmt::format("Transposition table size in megabytes (default {}, {} over "
-                                  "tables it builds in memory; at most this machine's memory; "
-                                  "its pages are taken as the search first uses them)",
+                      fmt::format("Transposition table size in megabytes (default {}; {} over "
+                                  "tables it builds in memory, {} for small games; at most this "
+                                  "machine's memory; its pages are taken as the search first uses "
+                                  "them)",
                                   service::kSolveTranspositionMegabytes,
-                                  kTranspositionMegabytesOverBuiltTables))
+                                  kTranspositionMegabytesOverBuiltTables,
+                                  service::kSmallSolveTranspositionMegabytes))
           ->check(memory_megabytes());
   cmd->add_option("--table-memory", o->table_memory_gib,
                   "Gibibytes of endgame tables to hold decoded in memory (default 4)")

@@ -140,44 +140,108 @@ struct SolveResultObject {
   std::optional<TablesBuiltObject> tables_built;
 };
 
-SolveResultObject solve(py::handle game, py::handle position, std::optional<double> seconds,
-                        std::optional<uint64_t> nodes, const std::shared_ptr<TablesObject>& tables,
-                        size_t hash_megabytes, int threads, std::optional<int> build_tables) {
-  const Rules rules = rules_argument(game);
-  const Position p =
-      position.is_none() ? start_position(rules) : position_argument(rules, position);
-  require_moves(rules, p);
-  megabytes_argument(hash_megabytes);
+// What solve and solve_each_move are asked, checked: the position, its limits and its tables.
+struct SolveRequest {
+  Rules rules;
+  Position position;
+  SolveLimits limits;
+  const ExactValues* given = nullptr;  // the tables passed in, if any
+  int to_build = -1;                   // the layers to build first (-1: none)
+  size_t hash_megabytes = 0;
+  int threads = 1;
+};
+
+SolveRequest solve_request(py::handle game, py::handle position, std::optional<double> seconds,
+                           std::optional<uint64_t> nodes,
+                           const std::shared_ptr<TablesObject>& tables, size_t hash_megabytes,
+                           int threads, std::optional<int> build_tables) {
+  SolveRequest r;
+  r.rules = rules_argument(game);
+  r.position = position.is_none() ? start_position(r.rules) : position_argument(r.rules, position);
+  require_moves(r.rules, r.position);
+  r.hash_megabytes = megabytes_argument(hash_megabytes);
   if (threads < 1) throw py::value_error("threads must be at least 1");
+  r.threads = threads;
   if (build_tables && (*build_tables < -1 || *build_tables > kMaxTableSeeds))
     throw py::value_error("build_tables must be from -1 to " + std::to_string(kMaxTableSeeds) +
                           ", not " + std::to_string(*build_tables));
-  SolveLimits limits;
-  if (seconds) limits.max_seconds = seconds_argument(*seconds);
+  if (seconds) r.limits.max_seconds = seconds_argument(*seconds);
   if (nodes) {
     if (*nodes < 1) throw py::value_error("nodes must be at least 1");
-    limits.max_nodes = *nodes;
+    r.limits.max_nodes = *nodes;
   }
-  const ExactValues* given = exact_values(tables, rules);
-  const int to_build = service::seeds_to_build_before_solving(
-      rules, p, given ? given->max_seeds() : -1, build_tables);
+  r.given = exact_values(tables, r.rules);
+  r.to_build = service::seeds_to_build_before_solving(
+      r.rules, r.position, r.given ? r.given->max_seeds() : -1, build_tables);
+  return r;
+}
+
+// Builds the layers the request asks for first (with the GIL released), then runs `work` with a
+// solver over the tables: the built ones, else those given.
+template <class Work>
+std::optional<TablesBuiltObject> with_solver(const SolveRequest& request, Work&& work) {
+  py::gil_scoped_release release;
+  std::unique_ptr<BuiltTables> built;
+  std::optional<TablesBuiltObject> report;
+  if (request.to_build >= 0) {
+    built = std::make_unique<BuiltTables>(request.rules, request.to_build, request.threads);
+    report = TablesBuiltObject{built->max_seeds(), built->build_seconds(), built->bytes()};
+  }
+  Solver solver(request.rules, request.hash_megabytes,
+                built ? static_cast<const ExactValues*>(built.get()) : request.given,
+                request.threads);
+  work(solver);
+  return report;
+}
+
+SolveResultObject solve(py::handle game, py::handle position, std::optional<double> seconds,
+                        std::optional<uint64_t> nodes, const std::shared_ptr<TablesObject>& tables,
+                        size_t hash_megabytes, int threads, std::optional<int> build_tables) {
+  const SolveRequest request =
+      solve_request(game, position, seconds, nodes, tables, hash_megabytes, threads, build_tables);
+  const Position& p = request.position;
   SolveResult r;
-  std::optional<TablesBuiltObject> built_report;
-  {
-    py::gil_scoped_release release;
-    std::unique_ptr<BuiltTables> built;
-    if (to_build >= 0) {
-      built = std::make_unique<BuiltTables>(rules, to_build, threads);
-      built_report = TablesBuiltObject{built->max_seeds(), built->build_seconds(), built->bytes()};
-    }
-    const ExactValues* endgame = built ? built.get() : given;
-    Solver solver(rules, hash_megabytes, endgame, threads);
-    r = solver.solve(p, limits);
-  }
+  const std::optional<TablesBuiltObject> built =
+      with_solver(request, [&](Solver& solver) { r = solver.solve(p, request.limits); });
   SolveResultObject out{r.solved, r.value, r.lower,   r.upper,         {},
-                        {},       r.nodes, r.seconds, r.value_seconds, built_report};
+                        {},       r.nodes, r.seconds, r.value_seconds, built};
   for (Move m : r.best) out.best.push_back(letter(p.side_to_move, m));
-  out.pv = move_letters(rules, p, r.pv);
+  out.pv = move_letters(request.rules, p, r.pv);
+  return out;
+}
+
+struct MoveBoundsObject {
+  std::string move;
+  bool solved = false;
+  int lower = 0, upper = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+struct EachMoveResultObject {
+  std::vector<MoveBoundsObject> moves;
+  bool solved = false;
+  int lower = 0, upper = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+  std::optional<TablesBuiltObject> tables_built;
+};
+
+EachMoveResultObject solve_each_move(py::handle game, py::handle position,
+                                     std::optional<double> seconds, std::optional<uint64_t> nodes,
+                                     const std::shared_ptr<TablesObject>& tables,
+                                     size_t hash_megabytes, int threads,
+                                     std::optional<int> build_tables) {
+  const SolveRequest request =
+      solve_request(game, position, seconds, nodes, tables, hash_megabytes, threads, build_tables);
+  EachMoveResult r;
+  const std::optional<TablesBuiltObject> built = with_solver(request, [&](Solver& solver) {
+    r = solver.solve_each_move(request.position, request.limits);
+  });
+  EachMoveResultObject out{{}, r.solved, r.lower, r.upper, r.nodes, r.seconds, built};
+  for (const MoveBounds& m : r.moves)
+    out.moves.push_back({letter(request.position.side_to_move, m.move), m.solved, m.lower, m.upper,
+                         m.nodes, m.seconds});
   return out;
 }
 
@@ -363,6 +427,50 @@ tables given stop below the layers worth building (as `mancala solve` decides: n
 and Oware), those layers are built in memory first, for this call (`tables_built` says so; they
 are not limited by `seconds` or `nodes`); `build_tables` asks for another depth (-1: none).
 `hash_mb` sizes the transposition table, `threads` the threads that build and search together.
+Releases the GIL.)doc");
+
+  py::class_<MoveBoundsObject>(m, "MoveBounds", "Proven bounds on one move's value.")
+      .def_readonly("move", &MoveBoundsObject::move, "The move, a letter.")
+      .def_readonly("solved", &MoveBoundsObject::solved, "lower == upper: the exact value.")
+      .def_readonly("lower", &MoveBoundsObject::lower,
+                    "Proven lower bound on the final store difference for the mover after it.")
+      .def_readonly("upper", &MoveBoundsObject::upper, "Proven upper bound on the same.")
+      .def_readonly("nodes", &MoveBoundsObject::nodes)
+      .def_readonly("seconds", &MoveBoundsObject::seconds)
+      .def("__repr__", [](const MoveBoundsObject& b) {
+        return "MoveBounds(move='" + b.move + "', lower=" + std::to_string(b.lower) +
+               ", upper=" + std::to_string(b.upper) + ")";
+      });
+
+  py::class_<EachMoveResultObject>(m, "EachMoveResult",
+                                   "Bounds on every move's value (solve_each_move).")
+      .def_readonly("moves", &EachMoveResultObject::moves, "A MoveBounds for each legal move.")
+      .def_readonly("solved", &EachMoveResultObject::solved,
+                    "The position's value is proven: lower == upper.")
+      .def_readonly("lower", &EachMoveResultObject::lower,
+                    "The position's value is at least this (its moves' greatest lower bound).")
+      .def_readonly("upper", &EachMoveResultObject::upper,
+                    "The position's value is at most this (its moves' greatest upper bound).")
+      .def_readonly("nodes", &EachMoveResultObject::nodes)
+      .def_readonly("seconds", &EachMoveResultObject::seconds)
+      .def_readonly("tables_built", &EachMoveResultObject::tables_built,
+                    "The tables built in memory before the search (a TablesBuilt), or None.")
+      .def("__repr__", [](const EachMoveResultObject& r) {
+        return "EachMoveResult(solved=" + std::string(r.solved ? "True" : "False") +
+               ", lower=" + std::to_string(r.lower) + ", upper=" + std::to_string(r.upper) +
+               ", moves=" + std::to_string(r.moves.size()) + ")";
+      });
+
+  m.def("solve_each_move", &solve_each_move, py::arg("game"), py::arg("position") = py::none(),
+        py::arg("seconds") = py::none(), py::arg("nodes") = py::none(), py::arg("tables") = nullptr,
+        py::arg("hash_mb") = 64, py::arg("threads") = 1, py::arg("build_tables") = py::none(),
+        R"doc(
+Proven bounds on the value of every legal move of `position` (default: the start), as `mancala
+solve --each-move` finds them: an EachMoveResult whose `moves` hold each move's `lower` and `upper`
+for the side that plays it (equal when solved), and the position's own bounds. The moves share
+`seconds` and `nodes`, each an equal part of what the moves before it left, and each is solved
+outside in under a limit (the bounds closing on the first guess from both sides); without limits
+every move is solved. Tables as for solve (given, or built in memory first: `tables_built`).
 Releases the GIL.)doc");
 
   py::class_<MoveAnalysisObject>(m, "MoveAnalysis", "One move of an analysis.")

@@ -5,9 +5,13 @@
 
 namespace mancala::service {
 
-size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_built_tables) {
+size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_built_tables,
+                                     const Rules& rules, const Position& position) {
   if (asked) return *asked;
-  return over_built_tables ? kTranspositionMegabytesOverBuiltTables : kSolveTranspositionMegabytes;
+  if (over_built_tables) return kTranspositionMegabytesOverBuiltTables;
+  const bool small = rules.kind != GameKind::Oware &&
+                     position.seeds_on_board() * rules.houses <= kSmallSolveSeedsTimesHouses;
+  return small ? kSmallSolveTranspositionMegabytes : kSolveTranspositionMegabytes;
 }
 
 int seeds_to_build_before_solving(const Rules& rules, const Position& position,

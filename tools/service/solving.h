@@ -12,12 +12,21 @@
 
 namespace mancala::service {
 
-// The transposition table of a solve unless its caller asks for a size: 256 MB, or
-// kTranspositionMegabytesOverBuiltTables (solver/tables/built_tables.h) over tables built in
-// memory for the solve, where the search is small and a larger table costs more in page faults
-// than it saves.
+// The transposition table of a solve unless its caller asks for a size: the size that is fastest
+// for the job. 256 MB for a large search (Kalah(6,4) without tables, 68-208 M nodes; any Oware
+// solve, exponential above its tables); kTranspositionMegabytesOverBuiltTables
+// (solver/tables/built_tables.h) over tables built in memory for the solve; and
+// kSmallSolveTranspositionMegabytes for a Kalah or Congkak position of at most
+// kSmallSolveSeedsTimesHouses seeds on the board times houses a side (Kalah(6,3), (5,4), (4,6)
+// and everything smaller: at most 7.4 M nodes, as few with 16 MB as with 256 MB but for 15% on
+// Kalah(4,6)). A table's pages cost their first touch, and a small search touches them all:
+// where the memory comes fresh from a virtual machine's host (2 MB in about 17 ms), 256 MB took
+// 1-5 s more of such a solve than 16 MB (Kalah(4,6): 6.9 s against 2.0 s).
 inline constexpr size_t kSolveTranspositionMegabytes = 256;
-size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_built_tables);
+inline constexpr size_t kSmallSolveTranspositionMegabytes = 16;
+inline constexpr int kSmallSolveSeedsTimesHouses = 216;
+size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_built_tables,
+                                     const Rules& rules, const Position& position);
 
 // The deepest layer to build before solving `position` when the tables at hand stop at
 // `tables_max_seeds` (-1: none): `asked` when given (-1: none), else as many as pay for

@@ -74,7 +74,6 @@ std::string bounds_verdict(int lower, int upper) {
   return "not proven";
 }
 
-// --each-move: bounds on every move's value within the time given (all of it, without a limit).
 // The JSON of the tables a solve built in memory first.
 json_output::Json tables_built_json(const BuiltTables& built) {
   return {{"max_seeds", built.max_seeds()},
@@ -82,6 +81,7 @@ json_output::Json tables_built_json(const BuiltTables& built) {
           {"bytes", built.bytes()}};
 }
 
+// --each-move: bounds on every move's value within the time given (all of it, without a limit).
 void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Position& p,
                      Solver& solver, const SolveLimits& limits, int tables_max_seeds,
                      const BuiltTables* built) {

@@ -1,7 +1,8 @@
-// A whole-game solve's own choices, made once for every door that solves (`mancala solve`,
-// Python's mancala.solve): which layers of the endgame tables to build before searching, and the
-// size of the transposition table. Prints nothing; each door words its own messages and builds
-// the layers with its own progress report (docs/solving.md, "Solving from nothing").
+// A whole-game solve's own choices, made once for the doors that solve: which layers of the
+// endgame tables to build before searching (`mancala solve`, Python's solve and solve_each_move),
+// and the size of the transposition table when the caller names none (`mancala solve`; Python's
+// functions have a default of their own, 64 MB). Prints nothing; each door words its own messages
+// and builds the layers with its own progress report (docs/solving.md, "Solving from nothing").
 #pragma once
 
 #include <cstddef>

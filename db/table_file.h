@@ -115,6 +115,14 @@ class TableFile {
     out = v;
     return true;
   }
+  // A plain file's values in place, one byte a position in rank order (empty for another
+  // encoding), without plain_value's checks: for a reader that checked the data against its
+  // checksum first (data_checksum_ok) and may read every byte, the build resuming over the layer.
+  // Valid while the TableFile lives; a file changed under it reads as zeros, and damaged() says so.
+  std::span<const int8_t> plain_values() const {
+    if (!is_plain()) return {};
+    return {reinterpret_cast<const int8_t*>(data_), static_cast<size_t>(header_.position_count)};
+  }
   // The value at `rank` of a coded file (kCodedBlocks), without the per-thread cache of zstd
   // blocks: its group checked against its checksum on first touch, then its block decoded up to
   // the rank. False when value(rank) would be an error (it says why).

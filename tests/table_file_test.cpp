@@ -210,6 +210,41 @@ TEST_F(TableFiles, BytesAreTheSameWithTheLayersBelowMappedFromScratchFiles) {
   }
 }
 
+// Resuming over layers that have plain copies beside them (`db unpack`) reads those copies in
+// place instead of decoding the layers, and writes the same bytes; a copy that fails its checksum
+// is passed over for the layer itself. Kalah and Oware (whose levels read the layers below too).
+TEST_F(TableFiles, AResumedBuildReadsTheKeptLayersFromTheirPlainCopies) {
+  for (const auto& [game, table] :
+       {std::pair{"kalah", "kalah-6"}, std::pair{"oware", "oware-abapa"}}) {
+    fs::remove_all(dir_ / table);
+    build(game, 9);
+    std::vector<std::string> fresh;
+    for (int s = 0; s <= 9; ++s) fresh.push_back(read_bytes(layer_path(table, s)));
+    for (int s = 7; s <= 9; ++s) fs::remove(layer_path(table, s));
+    unpack(game);  // plain copies of 0..6
+    // One copy damaged where only its data checksum can tell.
+    const std::string damaged = plain_path(table, 5);
+    std::string bytes = read_bytes(damaged);
+    TableHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    bytes[h.data_offset + 3] = static_cast<char>(bytes[h.data_offset + 3] == 0 ? 1 : 0);
+    write_bytes(damaged, bytes);
+    std::vector<LayerReport> reports;
+    const BuildRequest request{*parse_rules(game), 9, dir_.string(), {}, 2, {}};
+    Expected<bool> done =
+        build_tables(request, {}, [&](const LayerReport& r) { reports.push_back(r); });
+    ASSERT_TRUE(done.ok()) << done.error();
+    ASSERT_EQ(reports.size(), 10u) << game;
+    for (const LayerReport& r : reports) {
+      EXPECT_EQ(r.resumed, r.seeds <= 6) << game << " layer " << r.seeds;
+      EXPECT_EQ(r.read_in_place, r.seeds <= 6 && r.seeds != 5) << game << " layer " << r.seeds;
+    }
+    for (int s = 0; s <= 9; ++s)
+      EXPECT_EQ(read_bytes(layer_path(table, s)), fresh[static_cast<size_t>(s)])
+          << game << " layer " << s;
+  }
+}
+
 TEST_F(TableFiles, ResumedLayersReportNoThreads) {
   build("kalah", 3);
   const BuildRequest request{Rules::kalah(), 4, dir_.string(), {}, 1, {}};

@@ -203,7 +203,9 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
             layer.seeds, layer.positions, levels, layer.seconds, layer.exits_seconds,
             layer.levels_seconds, layer.write_seconds, layer.file_size,
             8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
-            layer.resumed ? "(kept from an earlier build)" : "");
+            layer.read_in_place ? "(kept from an earlier build, read from its plain copy)"
+            : layer.resumed     ? "(kept from an earlier build)"
+                                : "");
         std::fflush(stdout);
       });
   if (!done) throw Failure(done.error());

@@ -262,7 +262,7 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
         const std::span<const int8_t> values = (*plain)->plain_values();
         builder.hold_layer_elsewhere(s, values, *plain);
         plain_copies.push_back(std::move(plain).value());
-        report.read_in_place = true;
+        report.from_plain_copy = true;
       } else {
         Expected<std::vector<int8_t>> values = (*existing)->read_all({}, threads);
         if (!values) return Error{values.error()};

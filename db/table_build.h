@@ -38,11 +38,13 @@ struct BuildRequest {
 struct LayerReport {
   int seeds = 0;
   uint64_t positions = 0;
-  bool resumed = false;        // read back from an existing file
-  bool read_in_place = false;  // resumed: its plain copy (`db unpack`) mapped, nothing decoded
-  double seconds = 0;          // building it, or reading it back
-  int levels = 0;              // value levels the layer went through (0: built in one pass)
-  double exits_seconds = 0;    // the builder's phases
+  bool resumed = false;  // read back from an existing file
+  // Resumed from its plain copy (`db unpack`), nothing decoded: read in place on one machine,
+  // each rank's part copied from it in the distributed build.
+  bool from_plain_copy = false;
+  double seconds = 0;        // building it, or reading it back
+  int levels = 0;            // value levels the layer went through (0: built in one pass)
+  double exits_seconds = 0;  // the builder's phases
   double levels_seconds = 0;
   double values_seconds = 0;  // one pass (Kalah)
   double write_seconds = 0;   // writing the file, alongside the build of the next layers

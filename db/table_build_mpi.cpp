@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "db/checksum_stream.h"
+#include "db/file_io.h"
 #include "db/table_blocks.h"
 #include "db/table_file.h"
 #include "solver/rules/stopwatch.h"
@@ -458,7 +459,10 @@ Expected<bool> stream_section_checksum(const std::string& path, uint64_t offset,
 Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
   // Rank 0 decides whether the file is sound (the checks of every reader, then the data
   // checksum), as build_tables does; a file that fails is built again.
-  int sound = 0;
+  // A sound plain copy beside it (`db unpack`) holds the values in rank order: each rank copies
+  // its runs from it instead of decoding blocks (as build_tables reads it in place).
+  const std::string plain_path = directory_ + "/" + plain_layer_file_name(s);
+  int sound = 0, plain_sound = 0;
   uint64_t file_size = 0;
   if (comm_.rank == 0) {
     Expected<std::shared_ptr<const TableFile>> file =
@@ -471,18 +475,46 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
       sound = read && checksum == header.data_checksum;
       file_size = header.file_size;
     }
+    if (sound) {
+      Expected<std::shared_ptr<const TableFile>> plain =
+          TableFile::open(plain_path, name_, houses_, s);
+      plain_sound = plain && (*plain)->is_plain() && (*plain)->size() == index_.layer_size(s) &&
+                    (*plain)->data_checksum_ok();
+    }
   }
   MPI_Bcast(&sound, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&plain_sound, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   if (!sound) return false;
 
-  // Each rank decodes only the blocks that hold its part (the file's block size need not be the
-  // partition's: a block is decoded once for each rank part it overlaps).
   report_progress(s, "read", 0, index_.layer_size(s));
   std::string error;
-  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(report.path, name_, houses_, s);
   const LayerPartition& partition = partitions_[s];
   std::vector<int8_t> part(partition.local_size(comm_.rank));
+  if (plain_sound) {
+    Expected<std::shared_ptr<const TableFile>> plain =
+        TableFile::open(plain_path, name_, houses_, s);
+    if (!plain) {
+      error = plain.error() + " (rank 0 reads it: is the output directory shared by every rank?)";
+    } else {
+      const std::span<const int8_t> values = (*plain)->plain_values();
+      partition.for_each_run(comm_.rank, [&](uint64_t begin, uint64_t end, uint64_t local) {
+        std::memcpy(part.data() + local, values.data() + begin, end - begin);
+      });
+      if ((*plain)->damaged()) error = shown_path(plain_path) + ": changed while it was read";
+    }
+    error = comm_.agree(error);
+    if (!error.empty()) return Error{error};
+    parts_[s] = std::move(part);
+    report.resumed = true;
+    report.from_plain_copy = true;
+    report.file_size = file_size;
+    return true;
+  }
+
+  // Each rank decodes only the blocks that hold its part (the file's block size need not be the
+  // partition's: a block is decoded once for each rank part it overlaps).
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(report.path, name_, houses_, s);
   if (!file) {
     error = file.error() + " (rank 0 reads it: is the output directory shared by every rank?)";
   } else {

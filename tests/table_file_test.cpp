@@ -237,7 +237,7 @@ TEST_F(TableFiles, AResumedBuildReadsTheKeptLayersFromTheirPlainCopies) {
     ASSERT_EQ(reports.size(), 10u) << game;
     for (const LayerReport& r : reports) {
       EXPECT_EQ(r.resumed, r.seeds <= 6) << game << " layer " << r.seeds;
-      EXPECT_EQ(r.read_in_place, r.seeds <= 6 && r.seeds != 5) << game << " layer " << r.seeds;
+      EXPECT_EQ(r.from_plain_copy, r.seeds <= 6 && r.seeds != 5) << game << " layer " << r.seeds;
     }
     for (int s = 0; s <= 9; ++s)
       EXPECT_EQ(read_bytes(layer_path(table, s)), fresh[static_cast<size_t>(s)])

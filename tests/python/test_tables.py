@@ -84,14 +84,16 @@ def test_build_reports_progress_and_layers(tmp_path):
     assert any(p.phase == "values" for p in seen) and any(p.phase == "write" for p in seen)
     again = mancala.build_tables("kalah", str(tmp_path), 6)
     assert [r.resumed for r in again] == [True] * 6 + [False]
-    assert not any(r.read_in_place for r in again)
+    assert not any(r.from_plain_copy for r in again)
 
 
 def test_a_resumed_build_reads_plain_copies_in_place(tmp_path, run_cli):
     mancala.build_tables("kalah", str(tmp_path), 5)
     run_cli("db", "unpack", "kalah", "--db", str(tmp_path), "--quiet")
     again = mancala.build_tables("kalah", str(tmp_path), 7)
-    assert [(r.resumed, r.read_in_place) for r in again] == [(True, True)] * 6 + [(False, False)] * 2
+    assert [(r.resumed, r.from_plain_copy) for r in again] == [(True, True)] * 6 + [
+        (False, False)
+    ] * 2
 
 
 def test_an_exception_in_the_progress_callback_ends_the_build(tmp_path):

@@ -142,7 +142,9 @@ void run_distributed_build(const BuildOptions& options, const ParsedBuild& parse
                 report.value_requests, report.level_updates, megabytes(report.message_bytes),
                 report.exchanges, report.exchange_seconds, 100 * report.imbalance,
                 megabytes(report.peak_memory_max),
-                layer.resumed ? "(kept from an earlier build)" : "");
+                layer.from_plain_copy ? "(kept from an earlier build, read from its plain copy)"
+                : layer.resumed       ? "(kept from an earlier build)"
+                                      : "");
             std::fflush(stdout);
           });
       if (!done) {
@@ -203,9 +205,9 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
             layer.seeds, layer.positions, levels, layer.seconds, layer.exits_seconds,
             layer.levels_seconds, layer.write_seconds, layer.file_size,
             8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
-            layer.read_in_place ? "(kept from an earlier build, read from its plain copy)"
-            : layer.resumed     ? "(kept from an earlier build)"
-                                : "");
+            layer.from_plain_copy ? "(kept from an earlier build, read from its plain copy)"
+            : layer.resumed       ? "(kept from an earlier build)"
+                                  : "");
         std::fflush(stdout);
       });
   if (!done) throw Failure(done.error());

@@ -75,7 +75,7 @@ struct LayerReportObject {
   int seeds = 0;
   uint64_t positions = 0;
   bool resumed = false;
-  bool read_in_place = false;
+  bool from_plain_copy = false;
   double seconds = 0;
   uint64_t file_size = 0;
   std::string path;
@@ -108,7 +108,7 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
       if (!progress.is_none()) progress(LayerProgressObject{p.seeds, p.phase, p.done, p.total});
     };
     done = db::build_tables(request, report, [&layers](const db::LayerReport& layer) {
-      layers.push_back({layer.seeds, layer.positions, layer.resumed, layer.read_in_place,
+      layers.push_back({layer.seeds, layer.positions, layer.resumed, layer.from_plain_copy,
                         layer.seconds, layer.file_size, layer.path});
     });
   }
@@ -192,8 +192,8 @@ on first use. Safe to probe from several threads.)doc")
       .def_readonly("positions", &LayerReportObject::positions)
       .def_readonly("resumed", &LayerReportObject::resumed,
                     "The layer was already built and was read back.")
-      .def_readonly("read_in_place", &LayerReportObject::read_in_place,
-                    "Resumed from its plain copy (unpacked), read in place, not decoded.")
+      .def_readonly("from_plain_copy", &LayerReportObject::from_plain_copy,
+                    "Resumed from its plain copy (unpacked): nothing decoded.")
       .def_readonly("seconds", &LayerReportObject::seconds)
       .def_readonly("file_size", &LayerReportObject::file_size, "Bytes.")
       .def_readonly("path", &LayerReportObject::path)

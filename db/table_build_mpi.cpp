@@ -491,32 +491,19 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
   std::string error;
   const LayerPartition& partition = partitions_[s];
   std::vector<int8_t> part(partition.local_size(comm_.rank));
-  if (plain_sound) {
-    Expected<std::shared_ptr<const TableFile>> plain =
-        TableFile::open(plain_path, name_, houses_, s);
-    if (!plain) {
-      error = plain.error() + " (rank 0 reads it: is the output directory shared by every rank?)";
-    } else {
-      const std::span<const int8_t> values = (*plain)->plain_values();
-      partition.for_each_run(comm_.rank, [&](uint64_t begin, uint64_t end, uint64_t local) {
-        std::memcpy(part.data() + local, values.data() + begin, end - begin);
-      });
-      if ((*plain)->damaged()) error = shown_path(plain_path) + ": changed while it was read";
-    }
-    error = comm_.agree(error);
-    if (!error.empty()) return Error{error};
-    parts_[s] = std::move(part);
-    report.resumed = true;
-    report.from_plain_copy = true;
-    report.file_size = file_size;
-    return true;
-  }
-
-  // Each rank decodes only the blocks that hold its part (the file's block size need not be the
-  // partition's: a block is decoded once for each rank part it overlaps).
-  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(report.path, name_, houses_, s);
+  // The plain copy's bytes are copied run by run; otherwise each rank decodes only the blocks
+  // that hold its part (the file's block size need not be the partition's: a block is decoded
+  // once for each rank part it overlaps).
+  const std::string& path = plain_sound ? plain_path : report.path;
+  Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path, name_, houses_, s);
   if (!file) {
     error = file.error() + " (rank 0 reads it: is the output directory shared by every rank?)";
+  } else if (plain_sound) {
+    const std::span<const int8_t> values = (*file)->plain_values();
+    partition.for_each_run(comm_.rank, [&](uint64_t begin, uint64_t end, uint64_t local) {
+      std::memcpy(part.data() + local, values.data() + begin, end - begin);
+    });
+    if ((*file)->damaged()) error = shown_path(path) + ": changed while it was read";
   } else {
     const TableFile& table = **file;
     const uint64_t block = table.block_size();
@@ -552,6 +539,7 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
   if (!error.empty()) return Error{error};
   parts_[s] = std::move(part);
   report.resumed = true;
+  report.from_plain_copy = plain_sound != 0;
   report.file_size = file_size;
   return true;
 }

@@ -113,6 +113,15 @@ std::string reference(const std::string& game, int max_seeds = kMaxSeeds,
   return built[key] = dir;
 }
 
+// How many lines of `output` hold `text`.
+int lines_with(const std::string& output, const std::string& text) {
+  std::istringstream lines(output);
+  int count = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(text) != std::string::npos) ++count;
+  return count;
+}
+
 // Every layer file of table directory `table` is the same in both database directories.
 void expect_same_layers(const std::string& expected_db, const std::string& actual_db,
                         const std::string& table, int max_seeds = kMaxSeeds) {
@@ -342,11 +351,8 @@ TEST(DistributedBuildResume, HalfWrittenFilesAreBuiltAgainNotTrusted) {
                                     std::to_string(seeds) + " --mpi --threads 1 --out " + out);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   // Layers 0 .. seeds-3 kept; the damaged two and the new one built.
-  std::istringstream lines(resumed.output);
-  int kept = 0;
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("(kept from an earlier build)") != std::string::npos) ++kept;
-  EXPECT_EQ(kept, seeds - 2) << resumed.output;
+  EXPECT_EQ(lines_with(resumed.output, "(kept from an earlier build)"), seeds - 2)
+      << resumed.output;
   expect_same_layers(reference("kalah", seeds), out, "kalah-6", seeds);
   fs::remove_all(out);
 }
@@ -370,12 +376,10 @@ TEST(DistributedBuildResume, KeptLayersAreReadFromTheirPlainCopies) {
   const CommandResult resumed = run(mpirun(3) + " db build oware --max-seeds " +
                                     std::to_string(seeds) + " --mpi --threads 1 --out " + out);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-  std::istringstream lines(resumed.output);
-  int from_copies = 0;
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("(kept from an earlier build, read from its plain copy)") != std::string::npos)
-      ++from_copies;
-  EXPECT_EQ(from_copies, seeds) << resumed.output;  // layers 0 .. seeds-1
+  // Layers 0 .. seeds-1.
+  EXPECT_EQ(lines_with(resumed.output, "(kept from an earlier build, read from its plain copy)"),
+            seeds)
+      << resumed.output;
   expect_same_layers(reference("oware", seeds), out, "oware-abapa", seeds);
   fs::remove_all(out);
 }

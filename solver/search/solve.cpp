@@ -767,6 +767,9 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
       prove_upper(r);
     if (!narrowing) guess = r;  // narrowing keeps aiming at the first guess
     if (on_progress_) report_progress();
+    // A test that finished past the limit (threads check in every 1024 nodes) keeps its answer,
+    // but another test would only be cut off after spending up to 1024 nodes a thread more.
+    if (lower_ < upper_ && budget_.exhausted(nodes())) break;
   }
   result.lower = lower_;
   result.upper = upper_;

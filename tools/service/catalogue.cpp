@@ -45,7 +45,7 @@ void TableShelf::scan(std::map<std::string, Shelved>& values,
         warnings.push_back((*set)->gap_warning());
       continue;
     }
-    GameTables tables = open_game_tables(rules, directory_, on_probe_failure_);
+    GameTables tables = game_tables_from(rules, directory_, set, on_probe_failure_);
     // Each problem once (an unreadable database directory fails every game alike).
     const std::string problem =
         tables.problem == TablesProblem::Unreadable ? tables.reason : tables.gap_warning;

@@ -11,14 +11,23 @@ std::string database_directory(const std::string& given) {
 
 GameTables open_game_tables(const Rules& rules, const std::string& database_dir,
                             db::ProbeFailureHandler on_probe_failure) {
-  GameTables out;
-  out.directory = database_directory(database_dir);
   if (Expected<Rules> table_rules = table_rules_for(rules); !table_rules) {
+    GameTables out;
+    out.directory = database_directory(database_dir);
     out.problem = TablesProblem::GameHasNoTables;
     out.reason = table_rules.error();
     return out;
   }
-  Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(out.directory, rules);
+  const std::string directory = database_directory(database_dir);
+  return game_tables_from(rules, directory, db::TableSet::open(directory, rules),
+                          std::move(on_probe_failure));
+}
+
+GameTables game_tables_from(const Rules& rules, const std::string& directory,
+                            const Expected<std::shared_ptr<const db::TableSet>>& set,
+                            db::ProbeFailureHandler on_probe_failure) {
+  GameTables out;
+  out.directory = directory;
   if (!set) {
     out.problem = TablesProblem::Unreadable;
     out.reason = set.error();

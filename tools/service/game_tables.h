@@ -7,7 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "db/table_set.h"
 #include "db/table_values.h"
+#include "solver/rules/expected.h"
 #include "solver/rules/rules.h"
 
 namespace mancala::service {
@@ -37,6 +39,12 @@ std::string database_directory(const std::string& given);
 // The tables of `rules`'s game in `database_dir` (empty: the default directory). `on_probe_failure`
 // is called on the first failed probe (a layer damaged while in use), with the reason.
 GameTables open_game_tables(const Rules& rules, const std::string& database_dir,
+                            db::ProbeFailureHandler on_probe_failure = {});
+
+// The same from the layers already found in `directory` (db::TableSet::open's answer), for a
+// caller that looked at them first (the server's shelf, deciding whether a game changed).
+GameTables game_tables_from(const Rules& rules, const std::string& directory,
+                            const Expected<std::shared_ptr<const db::TableSet>>& set,
                             db::ProbeFailureHandler on_probe_failure = {});
 
 }  // namespace mancala::service

@@ -69,6 +69,33 @@ bool BlockCompressor::compress(const uint8_t* bytes, size_t count, std::vector<u
   return true;
 }
 
+CompressedBlocks compress_blocks(const int8_t* values, uint64_t count, uint64_t block_size,
+                                 const PreparedDictionary& dictionary, const WriteOptions& options,
+                                 int threads) {
+  const uint64_t blocks = (count + block_size - 1) / block_size;
+  CompressedBlocks out;
+  out.frames.resize(blocks);
+  bool failed = false;
+#pragma omp parallel num_threads(threads_or_all_cores(threads))
+  {
+#pragma omp single nowait
+    out.threads = omp_get_num_threads();
+    BlockCompressor compressor(dictionary.get(), options);
+    std::vector<uint8_t> encoded(block_size);  // a block's zigzag bytes: no copy of the values
+#pragma omp for schedule(dynamic, 16)
+    for (uint64_t b = 0; b < blocks; ++b) {
+      const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
+      zigzag_encode(values + lo, hi - lo, encoded.data());
+      if (!compressor.compress(encoded.data(), hi - lo, out.frames[b])) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
+  }
+  out.failed = failed;
+  return out;
+}
+
 std::vector<uint8_t> join_pieces(DataPieces&& data) {
   std::vector<uint8_t> bytes;
   bytes.reserve(data.size);

@@ -60,6 +60,18 @@ class PreparedDictionary {
   void* dictionary_;
 };
 
+// The zstd frames (BlockCompressor's) of values[0 .. count-1] cut into blocks of `block_size`
+// from values[0], compressed by `threads` threads (the frames do not depend on their number):
+// a layer's whole data section, or the blocks of a run a process of the distributed build holds.
+struct CompressedBlocks {
+  std::vector<std::vector<uint8_t>> frames;  // one per block, in order
+  int threads = 0;                           // the threads that compressed them
+  bool failed = false;                       // zstd failed on a block
+};
+CompressedBlocks compress_blocks(const int8_t* values, uint64_t count, uint64_t block_size,
+                                 const PreparedDictionary& dictionary, const WriteOptions& options,
+                                 int threads);
+
 // A layer's data section made in pieces (a coded group, a compressed block), each held in
 // exactly its size and written one after another: the section is never copied whole, which
 // doubled the writer's memory for the largest layers (2.3 GB of Kalah's 32-seed layer).

@@ -1079,35 +1079,19 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
   {
     const PreparedDictionary prepared(dictionary, options);
     for (Chunk& chunk : chunks) {
-      const uint64_t first = chunk.begin / block;
-      const uint64_t n = (chunk.end - chunk.begin + block - 1) / block;
-      std::vector<std::vector<uint8_t>> compressed(n);
-      bool failed = false;
-#pragma omp parallel num_threads(threads_)
-      {
-#pragma omp single nowait
-        compressing_threads = std::max(compressing_threads, omp_get_num_threads());
-        BlockCompressor compressor(prepared.get(), options);
-        std::vector<uint8_t> encoded(block);
-#pragma omp for schedule(dynamic, 16)
-        for (uint64_t i = 0; i < n; ++i) {
-          const uint64_t lo = (first + i) * block, hi = std::min(chunk.end, lo + block);
-          zigzag_encode(values.data() + chunk.local + (lo - chunk.begin), hi - lo, encoded.data());
-          if (!compressor.compress(encoded.data(), hi - lo, compressed[i])) {
-#pragma omp atomic write
-            failed = true;
-          }
-        }
-      }
-      if (failed) error = path + ": compression failed";
-      chunk.block_offsets.resize(n);
+      CompressedBlocks compressed = compress_blocks(
+          values.data() + chunk.local, chunk.end - chunk.begin, block, prepared, options, threads_);
+      compressing_threads = std::max(compressing_threads, compressed.threads);
+      if (compressed.failed) error = path + ": compression failed";
+      std::vector<std::vector<uint8_t>>& frames = compressed.frames;
+      chunk.block_offsets.resize(frames.size());
       uint64_t size = 0;
-      for (uint64_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < frames.size(); ++i) {
         chunk.block_offsets[i] = size;
-        size += compressed[i].size();
+        size += frames[i].size();
       }
       chunk.data.reserve(size);
-      for (auto& c : compressed) {
+      for (std::vector<uint8_t>& c : frames) {
         chunk.data.insert(chunk.data.end(), c.begin(), c.end());
         std::vector<uint8_t>().swap(c);
       }

@@ -163,31 +163,17 @@ Expected<CompressedSections> compress_values(const std::string& path,
     sections.dictionary = train_dictionary(sample_bytes, sample_sizes, options);
   }
 
-  const PreparedDictionary prepared(sections.dictionary, options);
-  std::vector<std::vector<uint8_t>>& compressed = sections.data.pieces;
-  compressed.resize(blocks);
-  bool failed = false;
-#pragma omp parallel num_threads(threads_or_all_cores(threads))
-  {
-#pragma omp single nowait
-    sections.threads = omp_get_num_threads();
-    BlockCompressor compressor(prepared.get(), options);
-    std::vector<uint8_t> encoded(block_size);  // a block's zigzag bytes: no copy of the layer
-#pragma omp for schedule(dynamic, 16)
-    for (uint64_t b = 0; b < blocks; ++b) {
-      const uint64_t lo = b * block_size, hi = std::min(count, lo + block_size);
-      zigzag_encode(values.data() + lo, hi - lo, encoded.data());
-      if (!compressor.compress(encoded.data(), hi - lo, compressed[b])) {
-#pragma omp atomic write
-        failed = true;
-      }
-    }
-  }
-  if (failed) return file_error(path, "compression failed");
+  CompressedBlocks compressed =
+      compress_blocks(values.data(), count, block_size,
+                      PreparedDictionary(sections.dictionary, options), options, threads);
+  sections.threads = compressed.threads;
+  if (compressed.failed) return file_error(path, "compression failed");
+  sections.data.pieces = std::move(compressed.frames);
 
   std::vector<uint64_t>& offsets = sections.index;
   offsets.assign(blocks + 1, 0);
-  for (uint64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
+  for (uint64_t b = 0; b < blocks; ++b)
+    offsets[b + 1] = offsets[b] + sections.data.pieces[b].size();
   sections.data.size = offsets[blocks];
   return sections;
 }

@@ -768,7 +768,8 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
     if (!narrowing) guess = r;  // narrowing keeps aiming at the first guess
     if (on_progress_) report_progress();
     // A test that finished past the limit (threads check in every 1024 nodes) keeps its answer,
-    // but another test would only be cut off after spending up to 1024 nodes a thread more.
+    // and no other test starts: one would spend up to 1024 nodes a thread before its first check,
+    // and tests shorter than that would run on unchecked, far past a small limit.
     if (lower_ < upper_ && budget_.exhausted(nodes())) break;
   }
   result.lower = lower_;

@@ -12,6 +12,7 @@
 
 #include "db/file_io.h"
 #include "solver/rules/stopwatch.h"
+#include "solver/tables/table_index.h"
 
 namespace mancala::db {
 
@@ -155,6 +156,14 @@ uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
     bytes += builder.index().layer_size(s);
   if (max_seeds > 0) bytes += builder.index().layer_size(max_seeds - 1) / 2;
   return bytes;
+}
+
+uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks) {
+  const TableIndex index(2 * rules.houses, max_seeds);
+  uint64_t bytes = 3 * index.layer_size(max_seeds);
+  for (int s = 0; s <= max_seeds; ++s) bytes += index.layer_size(s);
+  const double per_rank = 1.15 * static_cast<double>(bytes) / std::max(ranks, 1);
+  return static_cast<uint64_t>(per_rank) + 25'000'000;
 }
 
 Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,

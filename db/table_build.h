@@ -71,6 +71,13 @@ Expected<bool> check_build_request(const BuildRequest& request);
 // last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
 uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 
+// The memory one rank of the distributed build (table_build_mpi.h) needs for layers 0..max_seeds
+// of `rules`'s table shared by `ranks` ranks: its part of every layer, all kept to the end, and of
+// the last layer's work (three bytes a position), 15% more for what the parts leave around them,
+// and 25 MB of program and buffers (docs/cluster.md: 577, 292 and 165 MB measured for Kalah
+// 0..20 on 1, 2 and 4 ranks, against 577, 301 and 163 MB by this rule).
+uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks);
+
 // Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it
 // is written (or kept), in order. Both are called on the calling thread only. A build ended
 // early (an error, or an exception thrown by `progress`) still writes the layers it finished

@@ -1204,6 +1204,38 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
 
 }  // namespace
 
+Expected<bool> check_distributed_build_fits(const MpiSession& session, const BuildRequest& request,
+                                            const DistributedOptions& options) {
+  if (Expected<bool> ok = check_build_request(request); !ok) return ok;
+  std::string error;
+  if (options.machine_memory > 0) {
+    const int here = session.ranks_on_this_machine();
+    const uint64_t room = options.machine_memory / 10 * 9;
+    const auto needed_here = [&](int max_seeds) {
+      return distributed_build_memory_per_rank(request.rules, max_seeds, session.size()) *
+             static_cast<uint64_t>(here);
+    };
+    if (needed_here(request.max_seeds) > room) {
+      int deepest = request.max_seeds - 1;
+      while (deepest > 0 && needed_here(deepest) > room) --deepest;
+      const auto gigabytes = [](uint64_t bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / 1e9);
+        return std::string(text);
+      };
+      error = "layers up to " + std::to_string(request.max_seeds) + " seeds over " +
+              std::to_string(session.size()) + " ranks need about " +
+              gigabytes(needed_here(request.max_seeds)) + " GB on this machine, which runs " +
+              std::to_string(here) + " of them and has " + gigabytes(options.machine_memory) +
+              " GB; with these ranks the deepest build that fits here goes to " +
+              std::to_string(deepest) + " seeds";
+    }
+  }
+  error = Comm(session).agree(error);
+  if (!error.empty()) return Error{error};
+  return true;
+}
+
 Expected<bool> build_tables_distributed(
     const MpiSession& session, const BuildRequest& request, const DistributedOptions& options,
     const std::function<void(const DistributedProgress&)>& progress,
@@ -1212,6 +1244,8 @@ Expected<bool> build_tables_distributed(
   if (request.write.encoding == kCodedBlocks && block_size_of(request.write) > kMaxCodedBlockSize)
     return Error{"a coded block holds at most " + std::to_string(kMaxCodedBlockSize) +
                  " positions"};
+  if (Expected<bool> fits = check_distributed_build_fits(session, request, options); !fits)
+    return fits;
   DistributedBuild build(session, request, options, progress, layer_done);
   return build.run();
 }

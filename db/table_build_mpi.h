@@ -74,6 +74,10 @@ class MpiSession {
 
 struct DistributedOptions {
   PartitionPolicy partition = PartitionPolicy::Interleaved;
+  // The memory of a machine (bytes), which its ranks share: a build whose parts would not fit in
+  // nine tenths of it on some machine (distributed_build_memory_per_rank times the ranks there)
+  // is refused before it starts instead of swapping for days. 0: not checked.
+  uint64_t machine_memory = 0;
 };
 
 // Where a layer's build stands, summed over all ranks; reported on rank 0 only.
@@ -104,6 +108,13 @@ struct DistributedLayerReport {
   uint64_t peak_memory_max = 0;  // the largest peak resident memory of a rank so far, bytes
   uint64_t peak_memory_min = 0;  // the smallest
 };
+
+// Whether every machine holds the parts of the ranks it runs (options.machine_memory; true when
+// that is 0): each rank checks its own machine, and all ranks get the first refusal, which says
+// what the build needs there and the deepest one that fits with these ranks.
+// build_tables_distributed checks it first too.
+Expected<bool> check_distributed_build_fits(const MpiSession& session, const BuildRequest& request,
+                                            const DistributedOptions& options);
 
 // Builds (or resumes) `request` on every rank of `session`. `progress` and `layer_done` are called
 // on rank 0 only, from its main thread.

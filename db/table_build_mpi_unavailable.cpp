@@ -29,6 +29,11 @@ void MpiSession::abort(int code) const {
 
 void MpiSession::barrier() const {}
 
+Expected<bool> check_distributed_build_fits(const MpiSession&, const BuildRequest&,
+                                            const DistributedOptions&) {
+  return Error{kUnavailable};
+}
+
 Expected<bool> build_tables_distributed(const MpiSession&, const BuildRequest&,
                                         const DistributedOptions&,
                                         const std::function<void(const DistributedProgress&)>&,

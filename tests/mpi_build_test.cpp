@@ -429,6 +429,25 @@ TEST(DistributedBuildFailure, OutputDirectoryThatCannotBeCreatedIsAnErrorOnEvery
   }
 }
 
+// Each machine must hold the parts of the ranks it runs: a build far beyond it is refused before
+// anything is built, with what it would need and the deepest that fits, said once by rank 0.
+TEST(DistributedBuildFailure, BuildBeyondTheMachinesMemoryIsRefusedUpFront) {
+  const std::string out = scratch("too_deep");
+  const CommandResult r = run(mpirun(2) + " db build kalah --max-seeds 40 --mpi --out " + out);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(occurrences(r.output, "mancala: error: layers up to 40 seeds over 2 ranks need about "),
+            1u)
+      << r.output;
+  EXPECT_NE(r.output.find("GB on this machine, which runs 2 of them and has "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("the deepest build that fits here goes to "), std::string::npos)
+      << r.output;
+  // Refused before the table's header, and nothing made.
+  EXPECT_EQ(r.output.find("building"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out + "/kalah-6")) << r.output;
+  fs::remove_all(out);
+}
+
 TEST(DistributedBuildQuiet, PrintsNothingWhenTheBuildSucceeds) {
   const std::string out = scratch("quiet");
   const CommandResult r =

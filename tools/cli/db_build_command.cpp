@@ -66,6 +66,7 @@ ParsedBuild parse_build(const BuildOptions& options) {
   parsed.distributed.partition = options.partition == "ranges"
                                      ? db::PartitionPolicy::Ranges
                                      : db::PartitionPolicy::Interleaved;  // the validator's two
+  parsed.distributed.machine_memory = service::machine_memory_bytes();
   return parsed;
 }
 
@@ -98,7 +99,9 @@ void run_distributed_build(const BuildOptions& options, const ParsedBuild& parse
     try {
       // Rank 0 prints the table, unless --quiet; the others never print but errors.
       const bool printer = rank == 0 && !options.quiet;
-      if (printer) {
+      // A build some machine cannot hold is refused before the table starts.
+      Expected<bool> done = db::check_distributed_build_fits(session, request, parsed.distributed);
+      if (printer && done) {
         fmt::print("building {} tables up to {} seeds in {} ({} ranks x {}, {} parts)\n",
                    request.rules.table_name(), request.max_seeds, request.database_dir,
                    session.size(), thread_count_text(request.threads), options.partition);
@@ -114,39 +117,40 @@ void run_distributed_build(const BuildOptions& options, const ParsedBuild& parse
       uint64_t total_positions = 0, total_bytes = 0, total_messages = 0, total_message_bytes = 0;
       double total_seconds = 0;
       uint64_t peak = 0;
-      Expected<bool> done = db::build_tables_distributed(
-          session, request, parsed.distributed,
-          [&](const db::DistributedProgress& p) {
-            bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos",
-                       fmt::format("{} messages ({:.1f} MB)",
-                                   format_count(static_cast<double>(p.messages)),
-                                   megabytes(p.message_bytes)));
-          },
-          [&](const db::DistributedLayerReport& report) {
-            const db::LayerReport& layer = report.layer;
-            bar.finish();
-            total_positions += layer.positions;
-            total_bytes += layer.file_size;
-            total_seconds += layer.seconds;
-            total_messages += report.messages();
-            total_message_bytes += report.message_bytes;
-            peak = std::max(peak, report.peak_memory_max);
-            if (!printer) return;
-            fmt::print(
-                "{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f} {:>12} "
-                "{:>12} {:>10.1f} {:>9} {:>8.2f} {:>8.0f}% {:>10.1f}  {}\n",
-                layer.seeds, layer.positions, layer.resumed ? "-" : std::to_string(layer.levels),
-                layer.seconds, layer.exits_seconds, layer.levels_seconds, layer.write_seconds,
-                layer.file_size,
-                8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
-                report.value_requests, report.level_updates, megabytes(report.message_bytes),
-                report.exchanges, report.exchange_seconds, 100 * report.imbalance,
-                megabytes(report.peak_memory_max),
-                layer.from_plain_copy ? "(kept from an earlier build, read from its plain copy)"
-                : layer.resumed       ? "(kept from an earlier build)"
-                                      : "");
-            std::fflush(stdout);
-          });
+      if (done)
+        done = db::build_tables_distributed(
+            session, request, parsed.distributed,
+            [&](const db::DistributedProgress& p) {
+              bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos",
+                         fmt::format("{} messages ({:.1f} MB)",
+                                     format_count(static_cast<double>(p.messages)),
+                                     megabytes(p.message_bytes)));
+            },
+            [&](const db::DistributedLayerReport& report) {
+              const db::LayerReport& layer = report.layer;
+              bar.finish();
+              total_positions += layer.positions;
+              total_bytes += layer.file_size;
+              total_seconds += layer.seconds;
+              total_messages += report.messages();
+              total_message_bytes += report.message_bytes;
+              peak = std::max(peak, report.peak_memory_max);
+              if (!printer) return;
+              fmt::print(
+                  "{:>5} {:>14} {:>7} {:>9.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>13} {:>9.3f} {:>12} "
+                  "{:>12} {:>10.1f} {:>9} {:>8.2f} {:>8.0f}% {:>10.1f}  {}\n",
+                  layer.seeds, layer.positions, layer.resumed ? "-" : std::to_string(layer.levels),
+                  layer.seconds, layer.exits_seconds, layer.levels_seconds, layer.write_seconds,
+                  layer.file_size,
+                  8.0 * static_cast<double>(layer.file_size) / static_cast<double>(layer.positions),
+                  report.value_requests, report.level_updates, megabytes(report.message_bytes),
+                  report.exchanges, report.exchange_seconds, 100 * report.imbalance,
+                  megabytes(report.peak_memory_max),
+                  layer.from_plain_copy ? "(kept from an earlier build, read from its plain copy)"
+                  : layer.resumed       ? "(kept from an earlier build)"
+                                        : "");
+              std::fflush(stdout);
+            });
       if (!done) {
         // Every rank holds the same agreed error: rank 0 speaks for all of them.
         failed = true;

@@ -162,8 +162,9 @@ uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, in
   const TableIndex index(2 * rules.houses, max_seeds);
   uint64_t bytes = 3 * index.layer_size(max_seeds);
   for (int s = 0; s <= max_seeds; ++s) bytes += index.layer_size(s);
-  const double per_rank = 1.15 * static_cast<double>(bytes) / std::max(ranks, 1);
-  return static_cast<uint64_t>(per_rank) + 25'000'000;
+  const double around = rules.kind == GameKind::Oware ? 1.3 : 1.5;
+  const double per_rank = around * static_cast<double>(bytes) / std::max(ranks, 1);
+  return static_cast<uint64_t>(per_rank) + 60'000'000;
 }
 
 Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& progress,

@@ -73,9 +73,10 @@ uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 
 // The memory one rank of the distributed build (table_build_mpi.h) needs for layers 0..max_seeds
 // of `rules`'s table shared by `ranks` ranks: its part of every layer, all kept to the end, and of
-// the last layer's work (three bytes a position), 15% more for what the parts leave around them,
-// and 25 MB of program and buffers (docs/cluster.md: 577, 292 and 165 MB measured for Kalah
-// 0..20 on 1, 2 and 4 ranks, against 577, 301 and 163 MB by this rule).
+// the last layer's work (three bytes a position), times what the parts and the exchanges' buffers
+// take around them (1.5 for Kalah, whose layers are built by levels there too; 1.3 for Oware),
+// and 60 MB of program and MPI's buffers. Measured (docs/cluster.md): Kalah 0..20, 775, 418 and
+// 256 MB on 1, 2 and 4 ranks (the rule: 780, 420, 240); Oware 0..19 on 1 rank, 412 MB (456).
 uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks);
 
 // Builds layers 0..max_seeds. `progress` follows the builder; `layer_done` sees each layer once it

@@ -104,18 +104,22 @@ TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFi
 }
 
 // A rank of the distributed build keeps its part of every layer and of the last layer's work;
-// the rule agrees with the peaks measured for Kalah 0..20 (docs/cluster.md: 577, 292 and 165 MB
-// on 1, 2 and 4 ranks) within 5%.
+// the rule agrees with the peaks measured (docs/cluster.md): Kalah 0..20 on 1, 2 and 4 ranks
+// within 7%, Oware 0..19 on one rank within 12% (above it: the rule errs on the safe side).
 TEST(Validation, ADistributedBuildsRankNeedsItsPartOfEveryLayerAsMeasured) {
   const Rules kalah = Rules::kalah();
   // Layers 0..10 of 12 houses: 646 646 positions; layer 10: 352 716, three bytes each.
   EXPECT_EQ(db::distributed_build_memory_per_rank(kalah, 10, 1),
-            static_cast<uint64_t>(1.15 * (646646 + 3 * 352716)) + 25'000'000u);
-  for (const auto& [ranks, measured] : {std::pair{1, 577e6}, {2, 292e6}, {4, 165e6}}) {
+            static_cast<uint64_t>(1.5 * (646646 + 3 * 352716)) + 60'000'000u);
+  for (const auto& [ranks, measured] : {std::pair{1, 775e6}, {2, 418e6}, {4, 256e6}}) {
     const double rule =
         static_cast<double>(db::distributed_build_memory_per_rank(kalah, 20, ranks));
-    EXPECT_NEAR(rule / measured, 1.0, 0.05) << ranks << " ranks: " << rule;
+    EXPECT_NEAR(rule / measured, 1.0, 0.07) << ranks << " ranks: " << rule;
   }
+  const double oware =
+      static_cast<double>(db::distributed_build_memory_per_rank(Rules::oware(), 19, 1));
+  EXPECT_GE(oware / 412e6, 1.0);
+  EXPECT_LE(oware / 412e6, 1.12);
 }
 
 TEST(Validation, PathsAndTextsRefuseNulBytesAndExcessLength) {

@@ -658,12 +658,12 @@ std::vector<Move> Solver::moves_keeping(const Position& p, int value, bool all) 
   return keeping;
 }
 
-std::vector<Move> Solver::principal_variation(const Position& root, int value) {
+std::vector<Move> Solver::principal_variation(const Position& root, int value, int max_plies) {
   std::vector<Move> pv;
   std::unordered_set<uint64_t> seen;  // an Oware line that comes round stops there
   Position p = root;
   // The line's final lead never changes along it; only its sign, with the side to move.
-  for (int i = 0; i < 400 && !generate_moves(rules_, p).empty(); ++i) {
+  for (int i = 0; i < max_plies && !generate_moves(rules_, p).empty(); ++i) {
     if (!seen.insert(position_hash(p)).second) break;
     const std::vector<Move> next = moves_keeping(p, value, false);
     if (next.empty()) break;  // only after a limit, or an Oware cycle
@@ -783,11 +783,13 @@ SolveResult Solver::solve_here(const Position& position, const SolveLimits& limi
       // nothing more asked
     } else if (options.moves_only) {
       result.best = moves_keeping(position, result.value, true);
+    } else if (options.line_within_limits) {
+      result.pv = principal_variation(position, result.value, options.line_plies);
     } else {
       // The best moves and the line are part of the answer: no limit stops them halfway.
       budget_.remove_limits();
       result.best = moves_keeping(position, result.value, true);
-      result.pv = principal_variation(position, result.value);
+      result.pv = principal_variation(position, result.value, options.line_plies);
     }
   }
   result.nodes = nodes();

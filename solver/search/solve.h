@@ -74,6 +74,11 @@ struct SolveOptions {
   bool moves_only = false;
   // Only the value (or, stopped by a limit, its bounds): no best moves, no line.
   bool value_only = false;
+  // For an analysis: the value and its line (no other best moves), the line walked within the
+  // limits too and at most `line_plies` long; a limit reached on the way cuts it short, every
+  // move of it still keeping the value. Without it a line runs to the game's end.
+  bool line_within_limits = false;
+  int line_plies = 400;
   // Loose bounds first: each test halfway between a proven bound and the guess, the two sides in
   // turn, until both are within a step of it; then MTD(f). A test far from the value is much
   // cheaper than one at it (Kalah(6,6) over 0..30-seed tables: "at least -24?" took 2 min 45 s;
@@ -95,6 +100,7 @@ struct SolveResult {
   std::vector<Move> best;    // every move that keeps the value (when solved; with
                              // SolveOptions::moves_only, those found within the limits)
   std::vector<Move> pv;      // a principal variation, to the end of the game or into the tables
+                             // (SolveOptions::line_within_limits: as far as they allowed)
   uint64_t nodes = 0;
   double seconds = 0;        // the whole answer: value, best moves and line
   double value_seconds = 0;  // the value alone
@@ -215,7 +221,9 @@ class Solver {
   // With the value `value` of `p` known: the moves that keep it (all of them, or the first
   // found); those found before a limit stopped it.
   std::vector<Move> moves_keeping(const Position& p, int value, bool all);
-  std::vector<Move> principal_variation(const Position& p, int value);
+  // A line of moves keeping `value` from `p`, at most `max_plies` long: to the game's end, an
+  // Oware cycle, or a limit.
+  std::vector<Move> principal_variation(const Position& p, int value, int max_plies);
 
   Rules rules_;
   const ExactValues* endgame_;

@@ -4,6 +4,7 @@
 
 #include "db/table_answer.h"
 #include "solver/rules/moves.h"
+#include "solver/rules/stopwatch.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
 
@@ -78,13 +79,15 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
   } else {
     const MoveList legal = generate_moves(rules, p);
     const double budget = limits.depth > 0 ? limits.max_seconds : limits.seconds;
-    const double share = budget / legal.size();  // each move's (0: no limit)
+    const auto started = std::chrono::steady_clock::now();
     out.seconds = limits.depth > 0 ? 0 : limits.seconds;
     // The tables may be shared (a server's): their count of failures runs over every call.
     const uint64_t failures_before = tables ? tables->failures() : 0;
     Search search(rules, kSearchMegabytes, tables);
     Solver solver(rules, kSolverMegabytes, tables);
-    for (Move m : legal) {
+    const int count = legal.size();
+    for (int i = 0; i < count; ++i) {
+      const Move m = legal[i];
       if (limits.abandoned && limits.abandoned()) {
         out.abandoned = true;
         break;
@@ -96,13 +99,36 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
         out.moves.push_back(std::move(move));
         continue;
       }
+      // Each move's share of what the moves before it left (0: no limit): a move proven early
+      // leaves its time to the later ones, and the moves after the time ran out get a moment.
+      const double share =
+          budget > 0 ? std::max((budget - seconds_since(started)) / (count - i), 1e-6) : 0;
       SolveLimits solve_limits;
       if (limits.depth > 0) solve_limits.max_nodes = kSolveNodesPerMove;
       solve_limits.max_seconds = share * kSolverShare;
-      SolveOptions solve_options;
-      solve_options.moves_only = true;
-      const SolveResult solved = solver.solve(child, solve_limits, {}, solve_options);
+      SolveOptions value_only;
+      value_only.value_only = true;
+      const SolveResult solved = solver.solve(child, solve_limits, {}, value_only);
       out.nodes += solved.nodes;
+      if (solved.solved) {
+        // A proven move's line is the solver's: every move of it keeps the value (a search's
+        // line need not). Walked with the rest of the move's share, from the value just proven
+        // (its tests are in the solver's table), and cut short where that runs out.
+        move.score = for_mover(p, child, solved.value);
+        SolveLimits line_limits;
+        if (limits.depth > 0) line_limits.max_nodes = kSolveNodesPerMove;
+        if (budget > 0) line_limits.max_seconds = std::max(share - solved.seconds, 1e-6);
+        SolveOptions line_options;
+        line_options.guess = solved.value;
+        line_options.line_within_limits = true;
+        line_options.line_plies = kTableLinePlies - 1;
+        const SolveResult walked = solver.solve(child, line_limits, {}, line_options);
+        out.nodes += walked.nodes;
+        if (walked.solved && walked.value == solved.value)
+          move.line.insert(move.line.end(), walked.pv.begin(), walked.pv.end());
+        out.moves.push_back(std::move(move));
+        continue;
+      }
       SearchLimits search_limits;
       if (limits.depth > 0) search_limits.max_depth = limits.depth;
       if (share > 0)
@@ -110,13 +136,9 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
       const SearchResult searched = search.run(child, search_limits);
       out.nodes += searched.nodes;
       move.line.insert(move.line.end(), searched.pv.begin(), searched.pv.end());
-      if (solved.solved) {
-        move.score = for_mover(p, child, solved.value);
-      } else {
-        move.score = for_mover(p, child, searched.score);
-        move.provenance = searched.proven ? Provenance::Proven : Provenance::Estimate;
-        move.depth = searched.proven ? 0 : searched.depth;
-      }
+      move.score = for_mover(p, child, searched.score);
+      move.provenance = searched.proven ? Provenance::Proven : Provenance::Estimate;
+      move.depth = searched.proven ? 0 : searched.depth;
       out.moves.push_back(std::move(move));
     }
     if (tables) out.failed_probes += tables->failures() - failures_before;

@@ -265,13 +265,10 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       // in place, as the scratch files are, instead of decoded into memory (Kalah's 30-seed layer
       // took 65 s to decode and 3.2 GB to hold). The tables are a function of the rules alone, so
       // any sound copy of this layer of this table holds the same values.
-      Expected<std::shared_ptr<const TableFile>> plain =
-          TableFile::open(directory + "/" + plain_layer_file_name(s), name, houses, s);
-      if (plain && (*plain)->is_plain() && (*plain)->size() == report.positions &&
-          (*plain)->data_checksum_ok()) {
-        const std::span<const int8_t> values = (*plain)->plain_values();
-        builder.hold_layer_elsewhere(s, values, *plain);
-        plain_copies.push_back(std::move(plain).value());
+      if (std::shared_ptr<const TableFile> plain =
+              open_sound_plain_copy(directory, name, houses, s)) {
+        builder.hold_layer_elsewhere(s, plain->plain_values(), plain);
+        plain_copies.push_back(std::move(plain));
         report.from_plain_copy = true;
       } else {
         Expected<std::vector<int8_t>> values = (*existing)->read_all({}, threads);

@@ -475,12 +475,7 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
       sound = read && checksum == header.data_checksum;
       file_size = header.file_size;
     }
-    if (sound) {
-      Expected<std::shared_ptr<const TableFile>> plain =
-          TableFile::open(plain_path, name_, houses_, s);
-      plain_sound = plain && (*plain)->is_plain() && (*plain)->size() == index_.layer_size(s) &&
-                    (*plain)->data_checksum_ok();
-    }
+    if (sound) plain_sound = open_sound_plain_copy(directory_, name_, houses_, s) != nullptr;
   }
   MPI_Bcast(&sound, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&plain_sound, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -828,4 +828,13 @@ bool TableFile::data_checksum_ok() const {
   return checksum64(data_, header_.data_size) == header_.data_checksum && !damaged();
 }
 
+std::shared_ptr<const TableFile> open_sound_plain_copy(const std::string& directory,
+                                                       const std::string& name, int houses,
+                                                       int seeds) {
+  Expected<std::shared_ptr<const TableFile>> copy =
+      TableFile::open(directory + "/" + plain_layer_file_name(seeds), name, houses, seeds);
+  if (!copy || !(*copy)->is_plain() || !(*copy)->data_checksum_ok()) return nullptr;
+  return std::move(copy).value();
+}
+
 }  // namespace mancala::db

@@ -181,4 +181,12 @@ class TableFile {
   std::shared_ptr<const ValueCode> code_;  // coded files: the layer's code
 };
 
+// The plain copy (`db unpack`) of layer `seeds` of table `name` in `directory` when one is there
+// and sound: a plain file of that layer whose data matches its checksum. Null otherwise. A layer's
+// values depend on the rules alone, so a sound copy may stand for the layer (a resumed build reads
+// it in place of decoding the layer; unpack keeps it).
+std::shared_ptr<const TableFile> open_sound_plain_copy(const std::string& directory,
+                                                       const std::string& name, int houses,
+                                                       int seeds);
+
 }  // namespace mancala::db

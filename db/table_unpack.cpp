@@ -75,11 +75,10 @@ Expected<bool> unpack_tables(const UnpackRequest& request, const LayerProgressFn
     report.seeds = s;
     report.positions = index.layer_size(s);
     report.path = plan->directory + "/" + plain_layer_file_name(s);
-    Expected<std::shared_ptr<const TableFile>> existing =
-        TableFile::open(report.path, name, houses, s);
-    if (existing && (*existing)->data_checksum_ok()) {
+    if (const std::shared_ptr<const TableFile> existing =
+            open_sound_plain_copy(plan->directory, name, houses, s)) {
       report.kept = true;
-      report.file_size = (*existing)->header().file_size;
+      report.file_size = existing->header().file_size;
     } else {  // missing, or failed its checks: (re)written
       Expected<WriteReport> written =
           write_plain_copy(plan->directory, name, houses, s, request.threads, progress);

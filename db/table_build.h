@@ -71,6 +71,12 @@ Expected<bool> check_build_request(const BuildRequest& request);
 // last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
 uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 
+// What a build may take of a machine's memory (`build_memory_needed`, or the parts of the ranks a
+// machine runs): nine tenths, the rest left to the system and the page cache.
+inline uint64_t build_memory_room(uint64_t machine_memory) {
+  return machine_memory / 10 * 9;
+}
+
 // The memory one rank of the distributed build (table_build_mpi.h) needs for layers 0..max_seeds
 // of `rules`'s table shared by `ranks` ranks: its part of every layer, all kept to the end, and of
 // the last layer's work (three bytes a position), times what the parts and the exchanges' buffers

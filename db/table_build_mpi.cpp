@@ -1205,7 +1205,7 @@ Expected<bool> check_distributed_build_fits(const MpiSession& session, const Bui
   std::string error;
   if (options.machine_memory > 0) {
     const int here = session.ranks_on_this_machine();
-    const uint64_t room = options.machine_memory / 10 * 9;
+    const uint64_t room = build_memory_room(options.machine_memory);
     const auto needed_here = [&](int max_seeds) {
       return distributed_build_memory_per_rank(request.rules, max_seeds, session.size()) *
              static_cast<uint64_t>(here);

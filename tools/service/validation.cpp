@@ -226,7 +226,7 @@ uint64_t default_layer_memory_bytes() {
 
 Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
   const uint64_t memory = machine_memory_bytes();
-  const uint64_t room = memory / 10 * 9;
+  const uint64_t room = db::build_memory_room(memory);
   const uint64_t needed = db::build_memory_needed(rules, max_seeds);
   if (needed <= room) return true;
   int deepest = max_seeds - 1;

@@ -10,10 +10,13 @@
 #                    builds, db/table_build* (one machine, and distributed over MPI), include the
 #                    builder
 #   tools/service/   solver/ and db/ (and itself): what every door asks, answered once
+#   tools/match/     solver/, db/, tools/service/ (and itself): engines as child processes and
+#                    the match runner
 #   tools/command_line/  solver/, db/, tools/service/ (and itself): what doors with a command
 #                    line share
 #   tools/cli/, tools/http/, tools/engine/  the doors: solver/, db/, tools/service/,
-#                    tools/command_line/ and their own folder; never another door
+#                    tools/command_line/ and their own folder; never another door; the terminal's
+#                    door, tools/cli/, also tools/match/
 #   tools/python/    a door: solver/, db/, tools/service/ and its own folder
 #   tools/mancala_command.*, tools/main.cpp  the command that gathers the doors: anything
 #   tests/           anything
@@ -39,8 +42,10 @@ check_tree() {
         solver/search) allowed="solver/rules/ solver/tables/ solver/search/" ;;
         db) allowed="solver/rules/ solver/tables/ db/" ;;
         tools/service) allowed="solver/ db/ tools/service/" ;;
+        tools/match) allowed="solver/ db/ tools/service/ tools/match/" ;;
         tools/command_line) allowed="solver/ db/ tools/service/ tools/command_line/" ;;
-        tools/cli | tools/http | tools/engine)
+        tools/cli) allowed="solver/ db/ tools/service/ tools/command_line/ tools/match/ tools/cli/" ;;
+        tools/http | tools/engine)
           allowed="solver/ db/ tools/service/ tools/command_line/ $layer/" ;;
         tools/python) allowed="solver/ db/ tools/service/ tools/python/" ;;
         tools/*) allowed="" ;;  # a folder of tools/ that has no rule yet: it must get one
@@ -73,11 +78,14 @@ if [[ "${1:-}" == --self-test ]]; then
   trap 'rm -rf "$scratch"' EXIT
   mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/solver/tables" "$scratch/db" \
     "$scratch/tools/service" "$scratch/tools/command_line" "$scratch/tools/cli" \
-    "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python"
-  touch "$scratch/tools/service/s.h" "$scratch/tools/command_line/c.h" "$scratch/tools/cli/k.h" \
+    "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python" "$scratch/tools/match"
+  touch "$scratch/tools/match/r.h" "$scratch/tools/service/s.h" "$scratch/tools/command_line/c.h" "$scratch/tools/cli/k.h" \
     "$scratch/tools/http/h.h" "$scratch/tools/engine/e.h" "$scratch/tools/python/p.h"
   # A door on the layers below it, and the command that gathers the doors.
   printf '#include "tools/service/s.h"\n#include "tools/command_line/c.h"\n' >"$scratch/tools/http/ok.cpp"
+  # The terminal's door on the match runner, and the runner on the service layer.
+  printf '#include "tools/match/r.h"\n' >"$scratch/tools/cli/ok.cpp"
+  printf '#include "tools/service/s.h"\n' >"$scratch/tools/match/ok.cpp"
   printf '#include "tools/cli/k.h"\n#include "tools/http/h.h"\n' >"$scratch/tools/mancala_command.cpp"
   printf '#include "solver/rules/a.h"\n#include "solver/search/ok.cpp"\n' >"$scratch/solver/search/ok.cpp"
   touch "$scratch/solver/rules/a.h" "$scratch/solver/tables/retrograde.h" \
@@ -100,7 +108,11 @@ if [[ "${1:-}" == --self-test ]]; then
     'tools/http/m.cpp:#include "tools/engine/e.h"' \
     'tools/engine/n.cpp:#include "tools/cli/k.h"' \
     'tools/python/o.cpp:#include "tools/command_line/c.h"' \
-    'db/q.cpp:#include "tools/service/s.h"'; do
+    'db/q.cpp:#include "tools/service/s.h"' \
+    'tools/match/u.cpp:#include "tools/command_line/c.h"' \
+    'tools/service/v.cpp:#include "tools/match/r.h"' \
+    'tools/http/w.cpp:#include "tools/match/r.h"' \
+    'solver/search/x.cpp:#include "tools/match/r.h"'; do
     echo "${bad#*:}" >"$scratch/${bad%%:*}"
     if check_tree "$scratch" >/dev/null; then
       echo "self-test: ${bad%%:*} (${bad#*:}) was not caught"

@@ -131,7 +131,13 @@ Expected<bool> check_record_tag(std::string_view name, std::string_view value) {
   return true;
 }
 
-Expected<std::string> write_record(const Game& game, const RecordTags& tags) {
+Expected<std::string> write_record(const Game& game, const RecordTags& tags,
+                                   const RecordStyle& style) {
+  if (style.ogn && !(game.rules() == Rules::oware(4)))
+    return Error{"an .ogn record holds Oware abapa with 4 seeds, not " + game.rules().name()};
+  if (!style.result.empty() && style.result != "1-0" && style.result != "0-1" &&
+      style.result != "1/2-1/2")
+    return Error{"a result is 1-0, 0-1 or 1/2-1/2, not '" + style.result + "'"};
   for (size_t i = 0; i < tags.size(); ++i) {
     if (Expected<bool> ok = check_record_tag(tags[i].first, tags[i].second); !ok)
       return Error{ok.error()};
@@ -139,18 +145,21 @@ Expected<std::string> write_record(const Game& game, const RecordTags& tags) {
       if (tags[j].first == tags[i].first) return Error{"tag " + tags[i].first + " given twice"};
   }
   std::string out;
-  add_tag(out, "Game", game.rules().name());
+  if (style.ogn)
+    add_tag(out, "Variant", "Oware Abapa");
+  else
+    add_tag(out, "Game", game.rules().name());
   for (std::string_view name : {"South", "North", "Date"}) {
     std::string value = find_tag(tags, name);
     add_tag(out, name, value.empty() ? "?" : value);
   }
-  const std::string result = result_token(game);
+  const std::string result = style.result.empty() ? result_token(game) : style.result;
   add_tag(out, "Result", result);
   if (!(game.start() == start_position(game.rules())))
-    add_tag(out, "Position", to_string(game.start()));
+    add_tag(out, style.ogn ? "FEN" : "Position", to_string(game.start()));
   for (const auto& [name, value] : tags) {
-    if (name == "Game" || name == "South" || name == "North" || name == "Date" ||
-        name == "Result" || name == "Position")
+    if (name == "Game" || name == "Variant" || name == "South" || name == "North" ||
+        name == "Date" || name == "Result" || name == "Position" || name == "FEN")
       continue;
     add_tag(out, name, value);
   }

@@ -44,10 +44,21 @@ std::string result_token(const Game& game);
 // problem, naming the tag, when not.
 Expected<bool> check_record_tag(std::string_view name, std::string_view value);
 
-// Writes a record. `tags` supplies South, North, Date and any others; Game, Result and Position
-// are always written from the game itself. Tags that check_record_tag refuses, or a name given
-// twice, are refused: every record written reads back with the same tags.
-Expected<std::string> write_record(const Game& game, const RecordTags& tags);
+// How a record is written.
+struct RecordStyle {
+  // Aualé's .ogn (Oware abapa with 4 seeds only): [Variant "Oware Abapa"] instead of [Game], the
+  // start as [FEN] instead of [Position]; the moves are the same (an Oware turn is one sowing).
+  bool ogn = false;
+  // The result when the game ended outside the rules (a match's adjudication: an illegal move, a
+  // crash, a lost clock): 1-0, 0-1 or 1/2-1/2; empty: the game's own (result_token).
+  std::string result;
+};
+
+// Writes a record. `tags` supplies South, North, Date and any others; Game (or Variant), Result and
+// Position (or FEN) are always written from the game itself. Tags that check_record_tag refuses, or
+// a name given twice, are refused: every record written reads back with the same tags.
+Expected<std::string> write_record(const Game& game, const RecordTags& tags,
+                                   const RecordStyle& style = {});
 
 // Reads a native record or an Aualé .ogn record (an .ogn file is Oware abapa with 4 seeds),
 // replaying its moves; an illegal move is an error naming its number and letter, a tag given

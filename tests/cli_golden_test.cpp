@@ -110,6 +110,26 @@ const GoldenCase kCases[] = {
     {"match_pgn_unwritable",
      "match kalah:3:2 --a 2 --b 1 --games 2 --quiet --pgn /nonexistent-directory/games.pgn"},
     {"match_bad_balance", "match kalah --a 2 --b 1 --balance -1"},
+    // External engines (docs/match.md): `mancala engine` against itself at fixed depths, from an
+    // opening suite of a position and a move list, written as Aualé .ogn records.
+    {"match_engines",
+     "perft kalah 1 >/dev/null && printf '# a suite\\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\\nC a\\n' > "
+     "{fresh_db}/openings.txt && "
+     "{mancala} match oware --engine-a '{mancala} engine' --option-a Level=4 --option-a "
+     "UseTables=false --name-a Four --engine-b '{mancala} engine' --option-b Level=3 --option-b "
+     "UseTables=false --games 4 --openings {fresh_db}/openings.txt --sprt 0 50 -q --pgn "
+     "{fresh_db}/games.ogn && grep -v '^\\[Date' {fresh_db}/games.ogn"},
+    {"match_both_level_and_engine", "match kalah --a 2 --engine-a 'mancala engine' --b 1"},
+    {"match_option_for_a_level", "match kalah --a 2 --b 1 --option-a Hash=8"},
+    {"match_two_time_controls", "match kalah --a 2 --b 1 --move-time 1 --clock 60+1"},
+    {"match_bad_clock", "match kalah --a 2 --b 1 --clock 60+x"},
+    {"match_ogn_for_kalah", "match kalah --a 2 --b 1 --pgn games.ogn"},
+    {"match_bad_opening",
+     "perft kalah 1 >/dev/null && printf 'C a\\nC C\\n' > {fresh_db}/openings.txt && {mancala} "
+     "match oware --a 2 --b 1 "
+     "--openings {fresh_db}/openings.txt"},
+    {"match_engine_cannot_start",
+     "match oware --engine-a 'exec /nonexistent/engine' --b 1 --games 2 -q"},
     // Solving from nothing: the disk's tables stop at 6 seeds, so the layers to 8 are built
     // first, in memory, or into the database directory with --save-tables. (By default none
     // would be: the kalah:6:3 start has too few seeds for a build to pay.)

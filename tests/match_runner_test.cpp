@@ -301,10 +301,12 @@ TEST(Sprt, LlrOfThePentanomialGsprt) {
   weak.counts = {80, 120, 200, 40, 10};
   EXPECT_NEAR(sprt_llr(weak, parameters), 2 * -2.6733, 0.001);
   EXPECT_EQ(sprt_state(weak, parameters).verdict, SprtVerdict::AcceptH0);
-  // One result repeated tells the hypotheses nothing apart: 0.
-  PairCounts same;
-  same.counts = {0, 0, 7, 0, 0};
-  EXPECT_EQ(sprt_llr(same, parameters), 0);
+  // Counts of zero are taken as 0.001, as fishtest does: a sweep still has an LLR.
+  PairCounts sweep;
+  sweep.counts = {0, 0, 0, 0, 7};
+  EXPECT_NEAR(sprt_llr(sweep, parameters), 0.09998, 0.0005);
+  PairCounts none;
+  EXPECT_EQ(sprt_llr(none, parameters), 0);
 }
 
 TEST(Sprt, PairEloIsCentredWithAnInterval) {

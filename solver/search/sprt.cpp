@@ -68,9 +68,6 @@ double SprtParameters::upper_bound() const {
 double sprt_llr(const PairCounts& pairs, const SprtParameters& parameters) {
   const int n = pairs.pairs();
   if (n == 0) return 0;
-  int kinds = 0;
-  for (int c : pairs.counts) kinds += c > 0;
-  if (kinds < 2) return 0;
   std::array<double, 5> p{};
   double total = 0;
   for (size_t i = 0; i < 5; ++i) total += p[i] = std::max(double(pairs.counts[i]), kEmptyCount);

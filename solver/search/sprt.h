@@ -46,8 +46,7 @@ struct SprtState {
   SprtVerdict verdict = SprtVerdict::Continue;
 };
 
-// The GSPRT's log-likelihood ratio of H1 against H0 for the pairs so far (0 with no pair, or when
-// every pair has the same result: nothing to tell the hypotheses apart by).
+// The GSPRT's log-likelihood ratio of H1 against H0 for the pairs so far (0 with no pair).
 double sprt_llr(const PairCounts& pairs, const SprtParameters& parameters);
 SprtState sprt_state(const PairCounts& pairs, const SprtParameters& parameters);
 

@@ -335,9 +335,11 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
   const MatchScore& score = report.score;
   const EloEstimate elo = score.elo();
   const PairEloEstimate pair = pair_elo(report.pairs);
-  int adjudicated = 0;
-  for (const match::GameReport& game : report.games)
+  int adjudicated = 0, retries = 0;
+  for (const match::GameReport& game : report.games) {
     adjudicated += game.termination != match::Termination::Rules;
+    retries += game.position_only_retries;
+  }
   if (o.json) {
     json_output::Json out;
     out["game"] = rules.name();
@@ -362,6 +364,7 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
       out["pair_elo_low"] = json_output::rounded(pair.low, 1);
       out["pair_elo_high"] = json_output::rounded(pair.high, 1);
       out["adjudicated"] = adjudicated;
+      out["position_only_retries"] = retries;
       out["interrupted"] = report.cancelled;
     }
     if (report.sprt) {
@@ -398,6 +401,11 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
                                match::termination_name(t));
       fmt::print("Adjudicated: {} games ({})\n", adjudicated, kinds);
     }
+    if (retries)
+      fmt::print(
+          "bestmove 0000 where the rules go on: asked again with the position alone {} "
+          "times\n",
+          retries);
   }
   if (report.sprt) {
     fmt::print("SPRT: LLR: {:.2f} ({:.2f},{:.2f}) <{:.2f},{:.2f}>: {}\n", report.sprt->llr,

@@ -54,15 +54,15 @@ Expected<std::unique_ptr<EngineClient>> EngineClient::start(const EngineSpec& sp
   const SteadyClock::time_point begin = SteadyClock::now(), deadline = begin + startup;
   auto failed = [&](const EngineAnswer& answer, const std::string& asked) {
     std::string message =
-        "engine '" + spec.command + "' did not answer " + asked + ": " + fault_name(answer.fault);
-    if (!answer.problem.empty()) message += " (" + answer.problem + ")";
+        "engine '" + spec.command + "' did not answer " + asked + ": " +
+        (answer.problem.empty() ? std::string(fault_name(answer.fault)) : answer.problem);
     const std::string recent = client->recent_output();
     if (!recent.empty()) message += "; its last output: " + recent;
     return Error{message};
   };
   client->process_->send("uci");
   EngineAnswer uciok = client->wait_for("uciok", deadline, begin);
-  if (uciok.fault != EngineFault::None) return failed(uciok, "uci with uciok");
+  if (uciok.fault != EngineFault::None) return failed(uciok, "uci");
   for (const std::string& line : client->recent_) {
     std::string rest;
     if (first_word(line, &rest) == "id" && first_word(rest, &rest) == "name" && !rest.empty())
@@ -72,7 +72,7 @@ Expected<std::unique_ptr<EngineClient>> EngineClient::start(const EngineSpec& sp
     client->process_->send("setoption name " + name + " value " + value);
   client->process_->send("isready");
   EngineAnswer ready = client->wait_for("readyok", deadline, begin);
-  if (ready.fault != EngineFault::None) return failed(ready, "isready with readyok");
+  if (ready.fault != EngineFault::None) return failed(ready, "isready");
   return client;
 }
 
@@ -95,7 +95,7 @@ EngineAnswer EngineClient::wait_for(const std::string& word, SteadyClock::time_p
     }
     if (read == EngineProcess::Read::Closed) {
       answer.fault = EngineFault::Crashed;
-      answer.problem = "its output closed (it exited) before " + word;
+      answer.problem = "it exited (its output closed) before " + word;
       return answer;
     }
     if (read == EngineProcess::Read::Cancelled) {

@@ -183,5 +183,40 @@ TEST(Record, ATagGivenTwiceIsRefusedWhenReading) {
   EXPECT_NE(record.error().find("a second [Game] tag"), std::string::npos) << record.error();
 }
 
+TEST(Record, WritesAualeOgnThatReadsBack) {
+  Game game(Rules::oware(4), *parse_position(Rules::oware(4), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N"));
+  for (const char* letter : {"a", "A", "b"})
+    ASSERT_TRUE(game.play(*parse_move_letter(game.position(), letter)));
+  RecordStyle ogn;
+  ogn.ogn = true;
+  Expected<std::string> text =
+      write_record(game, {{"South", "Ann"}, {"Termination", "normal"}}, ogn);
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_NE(text->find("[Variant \"Oware Abapa\"]"), std::string::npos) << *text;
+  EXPECT_NE(text->find("[FEN \"4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\"]"), std::string::npos) << *text;
+  EXPECT_EQ(text->find("[Game "), std::string::npos) << *text;
+  EXPECT_NE(text->find("1... a 2. A b *"), std::string::npos) << *text;
+  Expected<GameRecord> back = read_record(*text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back->game.moves(), game.moves());
+  EXPECT_EQ(back->tag("Termination"), "normal");
+}
+
+TEST(Record, AdjudicatedResultIsWrittenAndOnlyOwareAbapaIsOgn) {
+  Game game(Rules::kalah(6, 4));
+  ASSERT_TRUE(game.play(*parse_move_letter(game.position(), "A")));
+  RecordStyle adjudicated;
+  adjudicated.result = "0-1";  // South lost on time, say: the game itself is not over
+  Expected<std::string> text = write_record(game, {}, adjudicated);
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_NE(text->find("[Result \"0-1\"]"), std::string::npos) << *text;
+  EXPECT_NE(text->find("0-1\n"), std::string::npos) << *text;
+  adjudicated.result = "2-0";
+  EXPECT_FALSE(write_record(game, {}, adjudicated).ok());
+  RecordStyle ogn;
+  ogn.ogn = true;
+  EXPECT_FALSE(write_record(game, {}, ogn).ok());
+}
+
 }  // namespace
 }  // namespace mancala::record_test

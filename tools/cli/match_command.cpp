@@ -230,6 +230,12 @@ std::string result_text(Winner winner) {
   return winner == Winner::South ? "1-0" : winner == Winner::North ? "0-1" : "1/2-1/2";
 }
 
+// After an interrupted match's results: exit status 1, so that a script sees it did not finish.
+[[noreturn]] void throw_interrupted(int games) {
+  throw Failure(
+      fmt::format("interrupted (Ctrl-C) after {} games; those were counted and saved", games));
+}
+
 void run_match(const MatchOptions& o, const CheckedMatch& checked) {
   const Rules& rules = checked.rules;
   const bool engines = checked.a.level == 0 || checked.b.level == 0;
@@ -376,6 +382,7 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
                                                                     : "undecided";
     }
     fmt::print("{}\n", json_output::dump(out));
+    if (report.cancelled) throw_interrupted(score.games());
     return;
   }
   fmt::print("{}: A = {} against B = {}, {} games{}\n", rules.name(), a_text, b_text, score.games(),
@@ -429,6 +436,7 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
                  opening_options.attempts);
     fmt::print("\n");
   }
+  if (report.cancelled) throw_interrupted(score.games());
 }
 
 }  // namespace

@@ -109,17 +109,19 @@ class Worker {
     Expected<std::unique_ptr<EngineClient>> started =
         EngineClient::start(side.spec->engine, plan_.startup, plan_.cancel);
     if (!started) {
-      error = std::string(k == 0 ? "A" : "B") + ": " + started.error();
+      // Interrupted while it started: no error, the match is cancelled (error stays empty).
+      if (!cancelled()) error = std::string(k == 0 ? "A" : "B") + ": " + started.error();
       return false;
     }
     side.engine = std::move(started.value());
     std::lock_guard lock(shared_.mutex);
     std::string& name = k == 0 ? shared_.report.a_name : shared_.report.b_name;
-    if (side.spec->name.empty() && name.empty()) name = side.engine->name();
+    if (side.spec->name.empty()) name = side.engine->name();
     return true;
   }
 
-  // ucinewgame answered, starting the engine again once if it is not.
+  // ucinewgame answered, starting the engine again once if it is not; false with no error when
+  // the match was interrupted meanwhile.
   bool new_game(int k, std::string& error) {
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (!ensure_engine(k, error)) return false;
@@ -189,7 +191,9 @@ class Worker {
                                      static_cast<uint64_t>(k),
                                  plan_.time.seconds, plan_.time.nodes, plan_.tables});
       } else if (!new_game(k, error)) {
-        return std::nullopt;
+        if (!error.empty()) return std::nullopt;
+        report.termination = Termination::Cancelled;
+        return report;
       }
     }
     {
@@ -373,9 +377,10 @@ MatchReport run_match(const MatchPlan& plan, const GameDone& on_game) {
   for (int k = 0; k < 2; ++k) {
     const SideSpec& spec = k == 0 ? plan.a : plan.b;
     std::string& name = k == 0 ? shared.report.a_name : shared.report.b_name;
+    // An engine's until it says its own (id name): its command.
     name = !spec.name.empty() ? spec.name
            : spec.level       ? "mancala " + level_name(spec.level, plan.rules)
-                              : "";
+                              : spec.engine.command;
   }
   const int workers = std::clamp(plan.concurrency, 1, std::max(plan.games, 1));
   std::vector<std::unique_ptr<Worker>> pool;

@@ -77,7 +77,9 @@ MatchPlan short_plan(const std::string& a_command, int games) {
   MatchPlan plan;
   plan.rules = Rules::oware(4);
   plan.a.engine.command = a_command;
-  plan.a.engine.options = {{"Level", "3"}};  // 2 plies: instant, and deterministic
+  // 2 plies: instant and deterministic; no tables to open and a small hash table to make at
+  // isready (64 MB take 0.4 s).
+  plan.a.engine.options = {{"Level", "3"}, {"UseTables", "false"}, {"Hash", "1"}};
   plan.b.level = 1;
   plan.time.kind = TimeControl::Kind::MoveTime;
   plan.time.seconds = 0.2;
@@ -178,8 +180,8 @@ TEST(MatchRunner, EngineThatCannotStartIsAnErrorNotAGame) {
 TEST(MatchRunner, MancalaEngineAgainstMancalaEngineWithBothColoursAndRecords) {
   MatchPlan plan;
   plan.rules = Rules::oware(4);
-  plan.a.engine = {kBinary + " engine", {{"Level", "5"}, {"UseTables", "false"}}};
-  plan.b.engine = {kBinary + " engine", {{"Level", "4"}, {"UseTables", "false"}}};
+  plan.a.engine = {kBinary + " engine", {{"Level", "5"}, {"UseTables", "false"}, {"Hash", "4"}}};
+  plan.b.engine = {kBinary + " engine", {{"Level", "4"}, {"UseTables", "false"}, {"Hash", "4"}}};
   plan.time.nodes = 2000;  // a node budget: the same games on any machine
   Game opening(plan.rules);
   opening.play(*parse_move_letter(opening.position(), "C"));
@@ -225,7 +227,7 @@ TEST(MatchRunner, MancalaEngineAgainstMancalaEngineWithBothColoursAndRecords) {
 TEST(MatchRunner, ClockIsKeptAndSentAsWtimeBtime) {
   MatchPlan plan;
   plan.rules = Rules::oware(4);
-  plan.a.engine = {kBinary + " engine", {{"Level", "5"}, {"UseTables", "false"}}};
+  plan.a.engine = {kBinary + " engine", {{"Level", "5"}, {"UseTables", "false"}, {"Hash", "4"}}};
   plan.b.level = 2;
   plan.time.kind = TimeControl::Kind::Clock;
   plan.time.base_seconds = 2;

@@ -227,15 +227,17 @@ class Worker {
           move = players[k]->choose(game);
         } else {
           MoveLimits limits;
-          limits.seconds = plan_.time.kind == TimeControl::Kind::Clock
-                               ? clock_share(remaining[k], plan_.time.increment_seconds)
-                               : plan_.time.seconds;
+          // Never 0, which would mean no limit at all: an empty clock still gets a millisecond.
+          limits.seconds =
+              plan_.time.kind == TimeControl::Kind::Clock
+                  ? std::max(clock_share(remaining[k], plan_.time.increment_seconds), 0.001)
+                  : plan_.time.seconds;
           move = players[k]->choose(game, limits, nullptr);
         }
         const double spent = seconds_since(started);
         report.seconds[k] += spent;
         ++report.moves[k];
-        if (allowed > 0 && spent > limit) {
+        if (plan_.time.kind != TimeControl::Kind::LevelBudget && spent > limit) {
           lose(k, Termination::Timeout,
                "moved after " + std::to_string(spent).substr(0, 5) + " s, more than its " +
                    std::to_string(allowed).substr(0, 5) + " s and the margin");

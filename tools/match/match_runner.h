@@ -16,8 +16,9 @@
 // `bestmove 0000` where the rules give legal moves: an engine may keep its own repetition rule
 // (Aualé's Aalina ends a game at the first repetition since a capture, where the rule book
 // ends it at the third occurrence). The runner then asks again with the position alone, `position
-// fen P` without the moves that led there, so that the engine sees no repetition; a second
-// `0000` is a protocol error, and that side loses. The game is always ended by the rule book.
+// fen P` without the moves that led there, so that the engine sees no repetition, within what is
+// left of the same move's time; a second `0000` is a protocol error, and that side loses. The game
+// is always ended by the rule book.
 #pragma once
 
 #include <atomic>

@@ -39,10 +39,11 @@
 namespace mancala {
 
 struct ConversionLimits {
-  // Positions enumerated per value tried (each costs a table probe per legal move, about 1 us a
-  // position over tables in memory): at most about 2 ms of a move (docs/levels.md, "Converting
-  // a table value"); cut short, the next move searches again from nearer.
-  uint64_t max_nodes = 2000;
+  // Positions enumerated per value tried, each costing a table probe per legal move: about 1 us
+  // a position over tables in memory, 2-3 us over table files, so at most about 3 ms a move
+  // (docs/levels.md, "Converting a table value in Oware"). Cut short, the next move searches again
+  // from nearer; in play the limit changed no result (500, 1 000, 2 000 and 8 000 alike).
+  uint64_t max_nodes = 1000;
   int max_plies = 60;  // plies from the root explored
 };
 

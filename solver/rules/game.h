@@ -19,6 +19,8 @@ class Game {
   const Position& start() const { return positions_.front(); }
   const Position& position() const { return positions_.back(); }
   const std::vector<Move>& moves() const { return moves_; }
+  // Every position so far, the start first: positions()[i] is the one before moves()[i].
+  const std::vector<Position>& positions() const { return positions_; }
   // Who made each move (a move's letter depends on the side that made it).
   Side mover_of(size_t ply) const { return positions_[ply].side_to_move; }
 

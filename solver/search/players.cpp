@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "solver/search/table_conversion.h"
+
 namespace mancala {
 
 int fixed_depth(int level, const Rules& rules) {
@@ -66,19 +68,20 @@ Move Player::choose_greedy(const Game& game) {
   return best[random_.below(static_cast<uint32_t>(best.size()))];
 }
 
-bool Player::choose_exact(const Position& p, Move& move, Thinking* thinking) {
-  const RootProbe probe = probe_root(rules_, *options_.endgame, p);
-  if (!probe.ok() || probe.count == 0) return false;
-  std::vector<Move> best;
-  for (int i = 0; i < probe.count; ++i)
-    if (probe.is_best(i)) best.push_back(probe.moves[static_cast<size_t>(i)]);
+bool Player::choose_exact(const Game& game, Move& move, Thinking* thinking) {
+  // Oware: of the best moves, one that gets to the value rather than round a cycle until a
+  // repetition shares the seeds (table_conversion.h).
+  const std::optional<TableConversion> conversion = converting_moves(game, *options_.endgame);
+  if (!conversion) return false;
+  const std::vector<Move>& best = conversion->moves;
   move = best[random_.below(static_cast<uint32_t>(best.size()))];
   if (thinking) {
     *thinking = Thinking{};
-    thinking->score = p.mover_lead() + probe.value;
+    thinking->score = game.position().mover_lead() + conversion->value;
     thinking->exact = true;
     thinking->from_tables = true;
     thinking->pv = {move};
+    thinking->nodes = conversion->nodes;
   }
   return true;
 }
@@ -124,7 +127,7 @@ Move Player::choose(const Game& game, const MoveLimits& limits, Thinking* thinki
   if (options_.level == 2) return choose_greedy(game);
   const Position& p = game.position();
   Move move;
-  if (options_.level >= 6 && options_.endgame && choose_exact(p, move, thinking)) return move;
+  if (options_.level >= 6 && options_.endgame && choose_exact(game, move, thinking)) return move;
   SearchLimits search_limits;
   if (options_.level <= 4) {
     search_limits.max_depth = fixed_depth(options_.level, rules_);

@@ -7,9 +7,11 @@
 //   5 timed        iterative deepening within a time budget (default 1 s a move)
 //   6 Pro          level 5 with four times its budget and the endgame tables: inside them it
 //                  plays a move of the best exact value (never throwing away a won or drawn
-//                  result); outside, the search stops wherever a line enters them, and when
-//                  the search has not proven its score the whole-game solver tries to, with half
-//                  that budget again: a move it proves best replaces a searched one that is not
+//                  result), in Oware one that gets there soonest without letting a repetition
+//                  share the seeds (table_conversion.h); outside, the search stops wherever a line
+//                  enters them, and when the search has not proven its score the whole-game solver
+//                  tries to, with half that budget again: a move it proves best replaces a searched
+//                  one that is not
 #pragma once
 
 #include <atomic>
@@ -116,8 +118,9 @@ class Player {
   // The level's own budget (PlayerOptions).
   MoveLimits level_limits() const;
   Move choose_greedy(const Game& game);
-  // Level 6 inside the tables: every move's exact value; false when the position is outside.
-  bool choose_exact(const Position& p, Move& move, Thinking* thinking);
+  // Level 6 inside the tables: a move of the best exact value that realises it, given the game's
+  // history (converting_moves); false when the position is outside.
+  bool choose_exact(const Game& game, Move& move, Thinking* thinking);
 
   Rules rules_;
   PlayerOptions options_;

@@ -419,11 +419,10 @@ ApiReply WebApi::read_record(const std::string& body_text) const {
     const nlohmann::json body = parse_body(body_text);
     const std::string text = body_string(body, "record");
     if (text.empty()) bad("record", "missing record: the text of a game record");
-    Expected<GameRecord> record = mancala::read_record(text);
+    // The limit is checked as the moves are read, before any is played beyond it.
+    Expected<GameRecord> record = mancala::read_record(text, limits_.max_moves);
     if (!record) bad("record", record.error());
     const Game& game = record->game;
-    if (static_cast<int>(game.moves().size()) > limits_.max_moves)
-      bad("record", "more than " + std::to_string(limits_.max_moves) + " moves");
     Json tags = Json::object();
     for (const auto& [name, value] : record->tags) tags[name] = value;
     return ApiReply{

@@ -1224,6 +1224,70 @@ TEST_F(ServeApi, AHugeLegalRecordIsRefusedAtTheMoveLimitAtOnce) {
   EXPECT_LT(seconds, 1.0) << "four records of 65 400 moves";
 }
 
+// A computer move whose client closes its connection while it thinks stops after the search
+// depth under way, instead of thinking on (here Pro's 3 s) for nobody.
+TEST(ServeLimits, AComputerMoveWhoseClientHasGoneStopsThinking) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.limits.move_seconds = 3;
+  RunningServer one_worker(o);
+  const uint64_t before = one_worker.server().abandoned_computations();
+  const std::string body = R"({"game": "kalah", "level": 6})";
+  const int fd = raw_connection(one_worker.port());
+  ASSERT_TRUE(send_all(fd, "POST /api/v1/move HTTP/1.1\r\n" + host_header(one_worker.port()) +
+                               "Content-Type: application/json\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::close(fd);
+  const auto start = std::chrono::steady_clock::now();
+  while (one_worker.server().abandoned_computations() == before &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(one_worker.server().abandoned_computations(), before + 1);
+  EXPECT_LT(waited, 1.5) << "the move thought on for nobody";
+}
+
+// Every move of a long game described seed by seed (played=all: 3000 moves are a 685 KB answer,
+// tens of milliseconds) is work for the compute pool, not for a connection thread: with the one
+// worker busy and the queue full it is answered 503, while the same position with its last move
+// described is answered at once.
+TEST(ServeLimits, APositionDescribingALongGameIsWorkForTheComputePool) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.queue = 1;
+  o.limits.analyse_seconds = 1;
+  RunningServer one_worker(o);
+  const std::string moves = testing_helpers::oware_game_without_captures(3000, 40);
+  const std::string position = "/api/v1/position?game=oware&moves=" + moves + "&played=";
+  std::vector<int> busy;
+  for (int i = 0; i < 2; ++i) {  // one thinking, one waiting
+    busy.push_back(raw_connection(one_worker.port()));
+    ASSERT_TRUE(send_all(busy.back(), "GET /api/v1/analyse?game=kalah&time=1 HTTP/1.1\r\n" +
+                                          host_header(one_worker.port()) + "\r\n"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const auto refused = one_worker.client()->Get(position + "all");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 503);
+  const auto last = one_worker.client()->Get(position + "last");
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->status, 200);
+  EXPECT_EQ(json::parse(last->body)["played"].size(), 1u);
+  for (int fd : busy) {
+    EXPECT_EQ(read_reply(fd).status, 200);
+    ::close(fd);
+  }
+  const auto all = one_worker.client()->Get(position + "all");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->status, 200);
+  EXPECT_EQ(json::parse(all->body)["played"].size(), 3000u);
+  EXPECT_EQ(all->get_header_value("Cache-Control"), "public, max-age=86400");
+}
+
 // Work queued for a client that has gone is not started: four computer moves (a second each)
 // sent and closed while the one worker thinks leave a later analysis waiting for nobody.
 TEST(ServeLimits, AComputationWhoseClientLeftWhileItWaitedIsNotStarted) {

@@ -316,6 +316,7 @@ struct Request {
   std::string body;
   int status = 0;  // of the answer, for the log
   std::shared_ptr<Computation> computation;
+  const char* cache_control = "no-store";  // of a computation's answer
 };
 
 // Whether the request line held a NUL byte as itself in its target: the library hands the target
@@ -563,15 +564,17 @@ struct WebServer::Impl {
         reply = std::move(request.computation->reply);
       }
       if (!reply) return busy(connection, request, false);
-      return send(connection, request, *reply, "no-store");
+      return send(connection, request, *reply, request.cache_control);
     }
     set_answering(connection, true);
     return route(connection, std::string_view(url), request);
   }
 
   // An answer now, or work for the compute pool while the connection is suspended.
-  MHD_Result run_plan(MHD_Connection* connection, Request& request, ApiPlan plan) {
-    if (!plan.work) return send(connection, request, plan.reply, "no-store");
+  MHD_Result run_plan(MHD_Connection* connection, Request& request, ApiPlan plan,
+                      const char* cache_control = "no-store") {
+    if (!plan.work) return send(connection, request, plan.reply, cache_control);
+    request.cache_control = cache_control;
     auto computation = std::make_shared<Computation>();
     computation->connection = connection;
     request.computation = computation;
@@ -636,8 +639,8 @@ struct WebServer::Impl {
       // request may be cached; table values only for a while (tables can be extended).
       if (name == "games") return send(connection, request, api.games(), "no-cache");
       if (name == "position")
-        return send(connection, request, api.position(params_of(connection)),
-                    "public, max-age=86400");
+        return run_plan(connection, request, api.position(params_of(connection)),
+                        "public, max-age=86400");
       if (name == "tables")
         return send(connection, request, api.tables(params_of(connection)), "public, max-age=3600");
       if (name == "analyse")  // thinking: compute pool

@@ -796,6 +796,15 @@ TEST(ServeHosts, AnAllowedHostIsAnsweredOnAnyPort) {
   EXPECT_EQ(
       exchange(running.port(), "GET /api/v1/games HTTP/1.1\r\nHost: other.example\r\n\r\n").status,
       421);
+  // Behind a proxy that sets the server's own Host, the page's origin is the allowed name: an
+  // older browser's POST (Origin, no Sec-Fetch-Site) is answered; another site's is not.
+  const std::string parse =
+      "POST /api/v1/record/parse HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(running.port()) +
+      "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n";
+  EXPECT_EQ(exchange(running.port(), parse + "Origin: https://board.example\r\n\r\n{}").status,
+            400);  // answered: the body holds no record
+  EXPECT_EQ(exchange(running.port(), parse + "Origin: https://other.example\r\n\r\n{}").status,
+            403);
 }
 
 TEST_F(ServeApi, ManyRangesAreAnsweredWithTheWholeFileAndOneRangeWithItsPart) {
@@ -1338,7 +1347,8 @@ TEST_F(ServeApi, ARequestFromAnotherSitesPageIs403BeforeAnyWork) {
        {std::string("Sec-Fetch-Site: cross-site\r\n"), std::string("Sec-Fetch-Site: same-site\r\n"),
         std::string("Origin: http://attacker.example\r\n"), std::string("Origin: null\r\n"),
         "Origin: http://127.0.0.1:" + port + ".attacker.example\r\n",
-        "Sec-Fetch-Site: same-origin\r\nOrigin: http://localhost:" + port + "\r\n"}) {
+        "Origin: http://localhost:" + port + "\r\n",
+        "Sec-Fetch-Site: cross-site\r\nOrigin: http://127.0.0.1:" + port + "\r\n"}) {
     const auto start = std::chrono::steady_clock::now();
     const RawReply reply = exchange(server_->port(), analyse + from + "\r\n");
     EXPECT_EQ(reply.status, 403) << from << reply.head;

@@ -201,29 +201,43 @@ bool takes_method(std::string_view allow, std::string_view method) {
 
 // A request to the API that a page of another site made the browser send (issue 40: a page
 // looping no-cors fetches of /api/v1/analyse spent the server's compute, unread). Browsers say
-// where a request comes from: Sec-Fetch-Site (every current browser), and Origin (sent with every
-// POST, and with cross-origin requests). A request with neither is not a browser's on behalf of
-// a page (curl, Python, a program), or an old browser's own navigation: answered.
-Refusal check_request_site(const RequestHead& req) {
+// where a request comes from: Sec-Fetch-Site (every current browser; a page cannot set it), and
+// Origin (with every POST, and with cross-origin requests; what an older browser without
+// Sec-Fetch-Site sends). A request with neither is not a browser's on behalf of a page (curl,
+// Python, a program), or an old browser's own navigation: answered.
+Refusal check_request_site(const RequestHead& req, const HostNames& hosts) {
   if (!req.path.starts_with("/api/")) return {};
-  const std::string site = lower(req.value("sec-fetch-site"));
-  // "none": the user's own navigation (typed, a bookmark). "same-site" is another origin (a port
-  // or a subdomain of the same site), refused like any other.
-  if (req.has("sec-fetch-site") && site != "same-origin" && site != "none")
+  if (req.has("sec-fetch-site")) {
+    // "none": the user's own navigation (typed, a bookmark). "same-site" is another origin (a
+    // port or a subdomain of the same site), refused like any other.
+    const std::string site = lower(req.value("sec-fetch-site"));
+    if (site == "same-origin" || site == "none") return {};
     return {403,
             "the API does not answer requests made by another site's page (Sec-Fetch-Site: " +
                 req.value("sec-fetch-site") + ")",
             "Sec-Fetch-Site"};
-  if (req.has("origin")) {
-    const std::string origin = lower(req.value("origin"));
-    const std::string host = lower(req.value("host"));
-    if (host.empty() || (origin != "http://" + host && origin != "https://" + host))
-      return {403,
-              "the API does not answer requests made by another site's page (Origin: " +
-                  req.value("origin") + ")",
-              "Origin"};
   }
-  return {};
+  if (!req.has("origin")) return {};
+  // The server's own origin: the Host the request names, or an allowed name (a reverse proxy
+  // that passes its own Host on, or sets the server's), on any port.
+  const std::string origin = lower(req.value("origin"));
+  const std::string host = lower(req.value("host"));
+  const size_t scheme_end = origin.find("://");
+  const std::string scheme = origin.substr(0, scheme_end);
+  const std::string authority =
+      scheme_end == std::string::npos ? "" : origin.substr(scheme_end + 3);
+  const size_t name_end =
+      authority.starts_with("[") ? authority.find(']') + 1 : authority.find(':');
+  const std::string name = authority.substr(0, std::min(name_end, authority.size()));
+  const bool ours =
+      (scheme == "http" || scheme == "https") && !authority.empty() &&
+      ((!host.empty() && authority == host) ||
+       std::find(hosts.allowed.begin(), hosts.allowed.end(), name) != hosts.allowed.end());
+  if (ours) return {};
+  return {403,
+          "the API does not answer requests made by another site's page (Origin: " +
+              req.value("origin") + ")",
+          "Origin"};
 }
 
 Refusal check_request_headers(const RequestHead& req, const HostNames& hosts,
@@ -233,7 +247,7 @@ Refusal check_request_headers(const RequestHead& req, const HostNames& hosts,
   for (const auto& [name, value] : req.headers)
     if (!is_token(name)) return {400, "a header name that is not a token: '" + name + "'", ""};
   if (Refusal host = check_host(req, hosts); host.status != 0) return host;
-  if (Refusal site = check_request_site(req); site.status != 0) return site;
+  if (Refusal site = check_request_site(req, hosts); site.status != 0) return site;
   // The route's methods before the body's length: a method the path does not take is a 405
   // whatever length it gives (its body is not read).
   // (A path of the API that does not exist is answered 404 once the request is in.)

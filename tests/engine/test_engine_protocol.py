@@ -253,6 +253,12 @@ def test_a_tables_path_with_a_nul_byte_is_refused_and_no_tables_are_used(tmp_pat
         assert "info string no endgame tables: the TablesPath set is a path with a NUL byte" \
             in lines, lines
         assert not any(line.startswith("info string endgame tables") for line in lines), lines
+        # A path without tables: none either, said.
+        engine.send(f"setoption name TablesPath value {tmp_path / 'nothing here'}")
+        engine.send("isready")
+        lines = engine.until("readyok")
+        assert any(line.startswith("info string no endgame tables") for line in lines), lines
+        assert not any(line.startswith("info string endgame tables") for line in lines), lines
         # A usable path again: its tables.
         engine.send(f"setoption name TablesPath value {db}")
         engine.send("isready")

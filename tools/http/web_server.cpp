@@ -551,7 +551,7 @@ struct WebServer::Impl {
       const std::string_view target_path =
           std::string_view(request.target).substr(0, request.target.find('?'));
       if (target_path.find("%00") != std::string_view::npos || nul_in_target(request, version))
-        return error(connection, request, 400, "a path with a NUL byte (%00)", "",
+        return error(connection, request, 400, "a request target with a NUL byte (%00)", "",
                      {{"Connection", "close"}});
       const Refusal refusal = check_request_headers(head_of(connection, method, url, version),
                                                     hosts, options.max_body_bytes);

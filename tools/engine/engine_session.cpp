@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <string_view>
 #include <thread>
 
 #include <fmt/core.h>
@@ -43,6 +44,14 @@ std::vector<std::string> split_words(const std::string& line) {
     i = j;
   }
   return words;
+}
+
+std::string_view first_word(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+  size_t j = i;
+  while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+  return line.substr(i, j - i);
 }
 
 // Joins words[from, to) with single spaces.
@@ -167,9 +176,9 @@ void EngineSession::run(std::istream& in) {
       changed_.notify_all();
       continue;
     }
-    const std::vector<std::string> words = split_words(line);
-    if (words.empty()) continue;
-    const std::string& command = words[0];
+    // The first word alone: a line the reader drops costs no allocation.
+    const std::string_view command = first_word(line);
+    if (command.empty()) continue;
     if (command == "quit") {
       // The commands before it are answered; a search still running or waiting is stopped (it
       // answers its bestmove); then the engine exits.

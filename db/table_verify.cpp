@@ -61,10 +61,34 @@ class LayerValues : public ExactValues {
 
 }  // namespace
 
+Expected<uint64_t> verify_memory_needed(const std::string& table_dir) {
+  Expected<LayerScan> scan = scan_layers(table_dir);
+  if (!scan) return Error{scan.error()};
+  uint64_t total = 0, largest = 0;
+  for (int s = 0; s <= scan->covered; ++s) {
+    const LayerFiles& files = scan->layers[static_cast<size_t>(s)];
+    const std::string path =
+        table_dir + "/" + (files.compressed ? layer_file_name(s) : plain_layer_file_name(s));
+    Expected<std::shared_ptr<const TableFile>> file = TableFile::open(path, "", -1, s);
+    if (!file) continue;
+    total += (*file)->size();
+    largest = std::max(largest, (*file)->size());
+  }
+  return total + largest;
+}
+
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const LayerProgressFn& progress, int threads,
-                                              size_t keep) {
+                                              size_t keep, uint64_t memory_room) {
   threads = threads_or_all_cores(threads);
+  if (memory_room > 0) {
+    Expected<uint64_t> needed = verify_memory_needed(table_dir);
+    if (!needed) return Error{needed.error()};
+    if (*needed > memory_room)
+      return Error{table_dir + ": verifying these tables holds every layer's values at once, " +
+                   std::to_string((*needed + (1 << 20) - 1) >> 20) + " MB, more than the " +
+                   std::to_string(memory_room >> 20) + " MB of memory there is room for"};
+  }
   VerifyReport report;
   std::vector<std::vector<int8_t>> layers;
   int houses = 0;

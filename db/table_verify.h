@@ -5,6 +5,7 @@
 // same checks and hold exactly the compressed file's values, so what probes read is verified.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,10 +34,19 @@ struct VerifyReport {
   bool ok() const { return mismatch_count == 0 && errors.empty(); }
 };
 
+// The bytes verify_table_directory holds at once for the layers of `table_dir`, from the layers'
+// headers (no values read): every layer's values, since each layer is checked against all those
+// below it, and a second copy of the largest, read beside it when it has a plain copy. A layer
+// that cannot be opened counts nothing (the verify reports it).
+Expected<uint64_t> verify_memory_needed(const std::string& table_dir);
+
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
-// mismatches. Runs on `threads` threads (0: all cores, solver/rules/thread_count.h).
+// mismatches. Runs on `threads` threads (0: all cores, solver/rules/thread_count.h). Refused up
+// front, before any value is read, when it needs more than `memory_room` bytes
+// (verify_memory_needed; 0: no bound): each layer's declared size fitting the machine on its own
+// is not enough, since they are all held together.
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const LayerProgressFn& progress, int threads = 0,
-                                              size_t keep = 10);
+                                              size_t keep = 10, uint64_t memory_room = 0);
 
 }  // namespace mancala::db

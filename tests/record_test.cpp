@@ -139,6 +139,18 @@ TEST(Record, MovesAfterTheEndAreAnError) {
   EXPECT_NE(record.error().find("already over"), std::string::npos) << record.error();
 }
 
+// A reader bounds its work by the moves it takes: the move past the limit is refused as it is
+// read, before it is played (whatever follows it, legal or not).
+TEST(Record, AMoveBeyondTheLimitIsRefusedBeforeItIsPlayed) {
+  const std::string text = "[Game \"kalah\"]\n\n1. C F b 2. xyz\n";
+  const Expected<GameRecord> within = read_record("[Game \"kalah\"]\n\n1. C F b\n", 3);
+  ASSERT_TRUE(within.ok()) << within.error();
+  EXPECT_EQ(within->game.moves().size(), 3u);
+  const Expected<GameRecord> beyond = read_record(text, 3);
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.error(), "more than 3 moves");
+}
+
 TEST(Record, UnterminatedCommentIsAnError) {
   Expected<GameRecord> record = read_record("[Game \"kalah\"]\n\n1. C {oops\n");
   ASSERT_FALSE(record.ok());

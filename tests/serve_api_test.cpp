@@ -37,6 +37,7 @@
 
 #include "db/table_build.h"
 #include "solver/rules/game.h"
+#include "tests/long_games.h"
 #include "tests/scratch_directory.h"
 #include "tools/http/web_server.h"
 
@@ -684,9 +685,10 @@ TEST_F(ServeApi, WhatFollowsARefusedRequestOnItsConnectionIsNotAnswered) {
   ::close(fd);
 }
 
-TEST_F(ServeApi, APostOrDeleteWithoutALengthIs411) {
-  // Its body would be read until the connection closes, with no limit.
-  for (const char* method : {"POST", "DELETE"}) {
+TEST_F(ServeApi, APostWithoutALengthIs411) {
+  // Its body would be read until the connection closes, with no limit. (No path takes DELETE:
+  // that is a 405 whatever its length, below.)
+  for (const char* method : {"POST"}) {
     const int fd = raw_connection(server_->port());
     ASSERT_TRUE(send_all(fd, std::string(method) + " /api/v1/record/parse HTTP/1.1\r\n" +
                                  host_header(server_->port()) +
@@ -794,6 +796,15 @@ TEST(ServeHosts, AnAllowedHostIsAnsweredOnAnyPort) {
   EXPECT_EQ(
       exchange(running.port(), "GET /api/v1/games HTTP/1.1\r\nHost: other.example\r\n\r\n").status,
       421);
+  // Behind a proxy that sets the server's own Host, the page's origin is the allowed name: an
+  // older browser's POST (Origin, no Sec-Fetch-Site) is answered; another site's is not.
+  const std::string parse =
+      "POST /api/v1/record/parse HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(running.port()) +
+      "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n";
+  EXPECT_EQ(exchange(running.port(), parse + "Origin: https://board.example\r\n\r\n{}").status,
+            400);  // answered: the body holds no record
+  EXPECT_EQ(exchange(running.port(), parse + "Origin: https://other.example\r\n\r\n{}").status,
+            403);
 }
 
 TEST_F(ServeApi, ManyRangesAreAnsweredWithTheWholeFileAndOneRangeWithItsPart) {
@@ -1188,6 +1199,230 @@ TEST_F(ServeApi, AnAnalysisWhoseClientHasGoneEndsEarly) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(body_of(r)["moves"].size(), 6u);
+}
+
+// ------------------------------------------------------------------ issue 40: hostile input
+
+// A legal Oware game of 65 400 moves without a capture (65 KB, under the body limit): refused at
+// its move 3 001, as it is read, not after the whole game was replayed (3.7 s a request, each
+// Oware move scanning back to the last capture). Four at once leave the server answering.
+TEST_F(ServeApi, AHugeLegalRecordIsRefusedAtTheMoveLimitAtOnce) {
+  const std::string letters = testing_helpers::oware_game_without_captures(65400, 40);
+  ASSERT_EQ(letters.size(), 65400u);
+  const std::string body = json{{"record", "[Game \"oware\"]\n\n" + letters}}.dump();
+  ASSERT_LT(body.size(), 64u * 1024);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> senders;
+  std::atomic<int> refused{0};
+  for (int i = 0; i < 4; ++i)
+    senders.emplace_back([&] {
+      const auto r = post("/api/v1/record/parse", body);
+      if (r && r->status == 400 && json::parse(r->body)["error"] == "more than 3000 moves")
+        ++refused;
+    });
+  const auto games = get("/api/v1/games");
+  const double games_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::thread& t : senders) t.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(refused.load(), 4);
+  ASSERT_TRUE(games);
+  EXPECT_EQ(games->status, 200);
+  EXPECT_LT(games_seconds, 1.0);
+  EXPECT_LT(seconds, 1.0) << "four records of 65 400 moves";
+}
+
+// A computer move whose client closes its connection while it thinks stops after the search
+// depth under way, instead of thinking on (here Pro's 3 s) for nobody.
+TEST(ServeLimits, AComputerMoveWhoseClientHasGoneStopsThinking) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.limits.move_seconds = 3;
+  RunningServer one_worker(o);
+  const uint64_t before = one_worker.server().abandoned_computations();
+  const std::string body = R"({"game": "kalah", "level": 6})";
+  const int fd = raw_connection(one_worker.port());
+  ASSERT_TRUE(send_all(fd, "POST /api/v1/move HTTP/1.1\r\n" + host_header(one_worker.port()) +
+                               "Content-Type: application/json\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::close(fd);
+  const auto start = std::chrono::steady_clock::now();
+  while (one_worker.server().abandoned_computations() == before &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(one_worker.server().abandoned_computations(), before + 1);
+  EXPECT_LT(waited, 1.5) << "the move thought on for nobody";
+}
+
+// Every move of a long game described seed by seed (played=all: 3000 moves are a 685 KB answer,
+// tens of milliseconds) is work for the compute pool, not for a connection thread: with the one
+// worker busy and the queue full it is answered 503, while the same position with its last move
+// described is answered at once.
+TEST(ServeLimits, APositionDescribingALongGameIsWorkForTheComputePool) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.queue = 1;
+  o.limits.analyse_seconds = 1;
+  RunningServer one_worker(o);
+  const std::string moves = testing_helpers::oware_game_without_captures(3000, 40);
+  const std::string position = "/api/v1/position?game=oware&moves=" + moves + "&played=";
+  std::vector<int> busy;
+  for (int i = 0; i < 2; ++i) {  // one thinking, one waiting
+    busy.push_back(raw_connection(one_worker.port()));
+    ASSERT_TRUE(send_all(busy.back(), "GET /api/v1/analyse?game=kalah&time=1 HTTP/1.1\r\n" +
+                                          host_header(one_worker.port()) + "\r\n"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const auto refused = one_worker.client()->Get(position + "all");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 503);
+  const auto last = one_worker.client()->Get(position + "last");
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->status, 200);
+  EXPECT_EQ(json::parse(last->body)["played"].size(), 1u);
+  for (int fd : busy) {
+    EXPECT_EQ(read_reply(fd).status, 200);
+    ::close(fd);
+  }
+  const auto all = one_worker.client()->Get(position + "all");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->status, 200);
+  EXPECT_EQ(json::parse(all->body)["played"].size(), 3000u);
+  EXPECT_EQ(all->get_header_value("Cache-Control"), "public, max-age=86400");
+}
+
+// Work queued for a client that has gone is not started: four computer moves (a second each)
+// sent and closed while the one worker thinks leave a later analysis waiting for nobody.
+TEST(ServeLimits, AComputationWhoseClientLeftWhileItWaitedIsNotStarted) {
+  ServeOptions o;
+  o.database_dir = ::testing::TempDir() + "no_tables_here";
+  o.threads = 1;
+  o.queue = 8;
+  o.limits.move_seconds = 1;
+  RunningServer one_worker(o);
+  const std::string move_request = [&] {
+    const std::string body = R"({"game": "kalah", "level": 5})";
+    return "POST /api/v1/move HTTP/1.1\r\n" + host_header(one_worker.port()) +
+           "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body;
+  }();
+  const uint64_t abandoned_before = one_worker.server().abandoned_computations();
+  const auto start = std::chrono::steady_clock::now();
+  const int thinking = raw_connection(one_worker.port());  // kept: its move is answered
+  ASSERT_TRUE(send_all(thinking, move_request));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::vector<int> gone;
+  for (int i = 0; i < 4; ++i) {
+    gone.push_back(raw_connection(one_worker.port()));
+    ASSERT_TRUE(send_all(gone.back(), move_request));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int fd : gone) ::close(fd);
+  const auto r = one_worker.client()->Get("/api/v1/analyse?game=kalah&time=0.2");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  // The kept move (1 s) and the analysis (0.2 s); not four more seconds for nobody.
+  EXPECT_LT(seconds, 2.8);
+  EXPECT_EQ(read_reply(thinking).status, 200);
+  ::close(thinking);
+  EXPECT_EQ(one_worker.server().abandoned_computations(), abandoned_before + 4);
+}
+
+// A page of another site looping fetch(..., {mode: 'no-cors'}) over the API: its answers cannot
+// be read, but they were computed. Refused before any work, by what the browser says of where
+// the request comes from; the server's own pages and clients that are not browsers go on.
+TEST_F(ServeApi, ARequestFromAnotherSitesPageIs403BeforeAnyWork) {
+  const std::string port = std::to_string(server_->port());
+  const std::string analyse =
+      "GET /api/v1/analyse?game=kalah&time=5 HTTP/1.1\r\n" + host_header(server_->port());
+  for (const std::string& from :
+       {std::string("Sec-Fetch-Site: cross-site\r\n"), std::string("Sec-Fetch-Site: same-site\r\n"),
+        std::string("Origin: http://attacker.example\r\n"), std::string("Origin: null\r\n"),
+        "Origin: http://127.0.0.1:" + port + ".attacker.example\r\n",
+        "Origin: http://localhost:" + port + "\r\n",
+        "Sec-Fetch-Site: cross-site\r\nOrigin: http://127.0.0.1:" + port + "\r\n"}) {
+    const auto start = std::chrono::steady_clock::now();
+    const RawReply reply = exchange(server_->port(), analyse + from + "\r\n");
+    EXPECT_EQ(reply.status, 403) << from << reply.head;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << from;
+    if (reply.status == 403) {
+      const std::string field = json::parse(reply.body)["field"];
+      EXPECT_TRUE(field == "Sec-Fetch-Site" || field == "Origin") << field;
+    }
+  }
+  // A cross-site POST too (with a JSON body: it would need the browser's preflight, but the
+  // server refuses it whatever the browser did).
+  const std::string body = R"({"game": "kalah", "level": 5})";
+  EXPECT_EQ(exchange(server_->port(),
+                     "POST /api/v1/move HTTP/1.1\r\n" + host_header(server_->port()) +
+                         "Origin: http://attacker.example\r\nContent-Type: application/json\r\n"
+                         "Content-Length: " +
+                         std::to_string(body.size()) + "\r\n\r\n" + body)
+                .status,
+            403);
+  // The server's own page (same origin), the user's own navigation, and clients that say
+  // nothing (curl, Python).
+  const std::string games = "GET /api/v1/games HTTP/1.1\r\n" + host_header(server_->port());
+  for (const std::string& from :
+       {"Sec-Fetch-Site: same-origin\r\nOrigin: http://127.0.0.1:" + port + "\r\n",
+        "Origin: http://127.0.0.1:" + port + "\r\n", std::string("Sec-Fetch-Site: none\r\n"),
+        std::string()})
+    EXPECT_EQ(exchange(server_->port(), games + from + "\r\n").status, 200) << from;
+  // The page itself may be linked from anywhere.
+  EXPECT_EQ(exchange(server_->port(), "GET /app.js HTTP/1.1\r\n" + host_header(server_->port()) +
+                                          "Sec-Fetch-Site: cross-site\r\n\r\n")
+                .status,
+            200);
+}
+
+// The library gives the path decoded and cut at a NUL: "/index.html%00.js" was served as
+// /index.html.
+TEST_F(ServeApi, APathHoldingANulIs400) {
+  for (const char* path : {"/index.html%00.js", "/app.js%00", "/%00", "/api/v1/games%00x"}) {
+    const RawReply reply = exchange(server_->port(), std::string("GET ") + path + " HTTP/1.1\r\n" +
+                                                         host_header(server_->port()) + "\r\n");
+    EXPECT_EQ(reply.status, 400) << path << "\n" << reply.head;
+  }
+  // A NUL byte as itself in the request line: refused, never the file before it.
+  constexpr char kLine[] = "GET /index.html\0.js HTTP/1.1\r\n";
+  const RawReply raw = exchange(server_->port(), std::string(kLine, sizeof kLine - 1) +
+                                                     host_header(server_->port()) + "\r\n");
+  EXPECT_TRUE(raw.status == 400 || raw.status == 404 || raw.status == 0) << raw.head;
+  EXPECT_EQ(raw.body.find("<html"), std::string::npos);
+}
+
+// DELETE /api/v1/games answered 411 (no Content-Length): the route's methods are looked at
+// before the body's length, so a method a path does not take is a 405 with Allow whatever its
+// length headers say.
+TEST_F(ServeApi, AMethodTheRouteDoesNotTakeIs405WhateverItsLengthHeaders) {
+  struct Case {
+    std::string request;
+    std::string allow;
+  };
+  const std::string host = host_header(server_->port());
+  for (const Case& c : std::vector<Case>{
+           {"DELETE /api/v1/games HTTP/1.1\r\n" + host + "\r\n", "GET, HEAD"},
+           {"PUT /api/v1/move HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n", "POST"},
+           {"POST /api/v1/analyse HTTP/1.1\r\n" + host +
+                "Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n",
+            "GET, HEAD"},
+           {"GET /api/v1/record/parse HTTP/1.1\r\n" + host + "\r\n", "POST"},
+           {"DELETE / HTTP/1.1\r\n" + host + "\r\n", "GET, HEAD"},
+           {"POST /app.js HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n\r\n",
+            "GET, HEAD"}}) {
+    const RawReply reply = exchange(server_->port(), c.request);
+    EXPECT_EQ(reply.status, 405) << c.request << reply.head;
+    EXPECT_NE(reply.head.find("Allow: " + c.allow + "\r\n"), std::string::npos)
+        << c.request << reply.head;
+  }
 }
 
 }  // namespace

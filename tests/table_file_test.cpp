@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "db/file_io.h"
 #include "db/mapping_guard.h"
@@ -425,6 +427,38 @@ TEST_F(TableFiles, VerifyCatchesAWrongValue) {
   EXPECT_GE(report->mismatch_count, 1u);
   ASSERT_FALSE(report->first_mismatches.empty());
   EXPECT_EQ(report->first_mismatches[0].seeds, 5);
+}
+
+// Issue 40: verify holds every layer's values at once. Forged layers (well-formed coded files of
+// zeros, each small on its own) are refused up front when they do not fit together: from their
+// headers, before any value is read; given the room, they are read and found wrong.
+TEST_F(TableFiles, VerifyIsRefusedUpFrontWhenTheLayersTogetherDoNotFit) {
+  constexpr int kTop = 10;
+  const TableIndex index(12, kTop);
+  std::filesystem::create_directories(dir_ / "kalah-6");
+  uint64_t total = 0, largest = 0;
+  for (int s = 0; s <= kTop; ++s) {
+    const std::vector<int8_t> zeros(index.layer_size(s), 0);
+    ASSERT_TRUE(write_table_file(layer_path("kalah-6", s), "kalah:6", 6, s, zeros).ok());
+    total += zeros.size();
+    largest = std::max<uint64_t>(largest, zeros.size());
+  }
+  const std::string dir = (dir_ / "kalah-6").string();
+  const Expected<uint64_t> needed = verify_memory_needed(dir);
+  ASSERT_TRUE(needed.ok()) << needed.error();
+  EXPECT_EQ(*needed, total + largest);
+  int layers_read = 0;
+  const auto count_layers = [&](const LayerProgress&) { ++layers_read; };
+  const Expected<VerifyReport> refused =
+      verify_table_directory(dir, count_layers, 1, 10, *needed - 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("holds every layer's values at once"), std::string::npos)
+      << refused.error();
+  EXPECT_EQ(layers_read, 0);
+  const Expected<VerifyReport> verified = verify_table_directory(dir, count_layers, 1, 10, *needed);
+  ASSERT_TRUE(verified.ok()) << verified.error();
+  EXPECT_FALSE(verified->ok());
+  EXPECT_GT(verified->mismatch_count, 0u);
 }
 
 TEST_F(TableFiles, VerifyCatchesCorruptData) {

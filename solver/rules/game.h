@@ -2,6 +2,8 @@
 // repetition rule lives here, apart from the position, because it depends on the history.
 #pragma once
 
+#include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "solver/rules/moves.h"
@@ -39,12 +41,24 @@ class Game {
   Outcome outcome() const;
 
  private:
-  bool third_occurrence() const;
+  struct PositionHash {
+    size_t operator()(const Position& p) const;
+  };
+  // Counts `position()` among the positions since the last capture; true at its third time.
+  bool count_and_check_third_occurrence();
+  // Counts the positions since the last capture afresh (after an undo took back a capture).
+  void recount_since_capture();
 
   Rules rules_;
   std::vector<Position> positions_;
   std::vector<Move> moves_;
   bool repetition_end_ = false;
+  // Oware only. A repeated position has the same stores, and a capture is the only move that
+  // changes them, so only the positions since the last capture can repeat: each of those is
+  // counted here (positions_[since_capture_from_ ..]), which makes the rule cost one hash look-up
+  // a move instead of a scan back to the capture (a long game without captures was quadratic).
+  std::unordered_map<Position, uint32_t, PositionHash> since_capture_;
+  size_t since_capture_from_ = 0;
 };
 
 }  // namespace mancala

@@ -198,7 +198,7 @@ Expected<std::string> write_record(const Game& game, const RecordTags& tags,
   return out;
 }
 
-Expected<GameRecord> read_record(std::string_view text) {
+Expected<GameRecord> read_record(std::string_view text, int max_moves) {
   Expected<RawRecord> raw = split_record(text);
   if (!raw) return Error{raw.error()};
   const RecordTags& tags = raw->tags;
@@ -234,6 +234,7 @@ Expected<GameRecord> read_record(std::string_view text) {
       continue;
     }
     if (!std::isalpha(static_cast<unsigned char>(c))) continue;  // numbers, dots, +K, results
+    if (ply == max_moves) return Error{"more than " + std::to_string(max_moves) + " moves"};
     ++ply;
     const std::string letter(1, c);
     if (record.game.is_over())

@@ -16,6 +16,7 @@
 // {comments}, (variations, skipped) and a "S-N" score as result.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,7 +63,10 @@ Expected<std::string> write_record(const Game& game, const RecordTags& tags,
 
 // Reads a native record or an Aualé .ogn record (an .ogn file is Oware abapa with 4 seeds),
 // replaying its moves; an illegal move is an error naming its number and letter, a tag given
-// twice (two [Game] tags: which one is the game?) an error naming it.
-Expected<GameRecord> read_record(std::string_view text);
+// twice (two [Game] tags: which one is the game?) an error naming it. A record of more than
+// `max_moves` moves is refused when its move max_moves + 1 is read, before it is played: a
+// server reading records from anyone bounds the work of each.
+Expected<GameRecord> read_record(std::string_view text,
+                                 int max_moves = std::numeric_limits<int>::max());
 
 }  // namespace mancala

@@ -107,6 +107,8 @@ class Player {
   // The same within a caller's budget, reporting each completed search depth.
   Move choose(const Game& game, const MoveLimits& limits, Thinking* thinking,
               const DepthReport& on_depth = {});
+  // The level's own budget (PlayerOptions): what choose(game) thinks within.
+  MoveLimits level_limits() const;
   // Ends the move being chosen as soon as possible: the best move searched so far, and no solver
   // phase. A choose that is just starting forgets an earlier stop, so a caller that must be sure
   // asks again until choose returns.
@@ -115,8 +117,6 @@ class Player {
   void new_game();
 
  private:
-  // The level's own budget (PlayerOptions).
-  MoveLimits level_limits() const;
   Move choose_greedy(const Game& game);
   // Level 6 inside the tables: a move of the best exact value that realises it, given the game's
   // history (converting_moves); false when the position is outside.

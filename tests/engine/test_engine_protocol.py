@@ -233,13 +233,69 @@ def test_control_bytes_read_are_echoed_escaped(engine):
     assert "\x1b" not in line and "\x07" not in line and "\\x1b]0;x\\x07" in line, line
 
 
-def test_a_tables_path_with_a_nul_byte_is_refused(engine, tmp_path):
-    # As --db refuses it: the file system would read the path cut at the NUL, as another.
-    engine.send(f"setoption name TablesPath value {tmp_path}\x00/x")
-    assert engine.until("info string") == [
-        "info string setoption TablesPath: a path with a NUL byte (ignored)"]
-    engine.send("setoption name Hash value 1")
-    engine.send("isready")  # opens the tables: still those of --db, which holds none
-    lines = engine.until("readyok")
-    assert any(line.startswith("info string no endgame tables") and str(tmp_path) in line
-               and "x00" not in line for line in lines), lines
+def test_a_tables_path_with_a_nul_byte_is_refused_and_no_tables_are_used(tmp_path):
+    # As --db refuses it: the file system would read the path cut at the NUL, as another. And the
+    # tables of --db, there, are not used instead of those named (issue 40).
+    db = tmp_path / "db"
+    subprocess.run([BINARY, "db", "build", "oware", "--max-seeds", "3", "--out", str(db)],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    engine = Engine("--db", str(db))
+    try:
+        engine.send("isready")
+        assert any(line.startswith("info string endgame tables: oware") and str(db) in line
+                   for line in engine.until("readyok"))
+        engine.send(f"setoption name TablesPath value {db}\x00/x")
+        assert engine.until("info string") == [
+            "info string setoption TablesPath: a path with a NUL byte "
+            "(no endgame tables until a usable TablesPath)"]
+        engine.send("isready")
+        lines = engine.until("readyok")
+        assert "info string no endgame tables: the TablesPath set is a path with a NUL byte" \
+            in lines, lines
+        assert not any(line.startswith("info string endgame tables") for line in lines), lines
+        # A path without tables: none either, said.
+        engine.send(f"setoption name TablesPath value {tmp_path / 'nothing here'}")
+        engine.send("isready")
+        lines = engine.until("readyok")
+        assert any(line.startswith("info string no endgame tables") for line in lines), lines
+        assert not any(line.startswith("info string endgame tables") for line in lines), lines
+        # A usable path again: its tables.
+        engine.send(f"setoption name TablesPath value {db}")
+        engine.send("isready")
+        assert any(line.startswith("info string endgame tables: oware")
+                   for line in engine.until("readyok"))
+    finally:
+        engine.close()
+
+
+def test_commands_read_during_a_search_wait_in_a_bounded_queue(tmp_path):
+    # Issue 40: a flood of commands while an infinite search runs is dropped beyond 1024 waiting
+    # (said once), not queued without bound: 400 000 lines of 120 bytes (48 MB) leave the engine
+    # small, and the 1024 that waited are answered after stop.
+    engine = Engine("--db", str(tmp_path), "--level", "3")
+    try:
+        engine.send("setoption name Hash value 1")
+        engine.send("isready")
+        engine.until("readyok")
+        engine.send("go infinite")
+        engine.until("info depth")
+        block = ("nonsense " + "x" * 110 + "\n") * 1000
+        for _ in range(400):
+            engine.process.stdin.write(block)
+        engine.process.stdin.flush()
+        engine.send("stop")
+        lines = engine.until("bestmove")
+        unknown = "info string unknown command 'nonsense"
+        while sum(line.startswith(unknown) for line in lines) < 1024:
+            lines += engine.until(unknown)
+        engine.send("isready")
+        lines += engine.until("readyok")
+        dropped = [line for line in lines if line.startswith("info string more than 1024")]
+        assert len(dropped) == 1, dropped
+        assert sum(line.startswith(unknown) for line in lines) == 1024
+        assert peak_memory_kb(engine.process.pid) < 48 * 1024
+        assert engine.close() == 0
+    finally:
+        if engine.process.poll() is None:
+            engine.process.kill()
+            engine.process.wait()

@@ -803,6 +803,42 @@ test('the daily puzzle: the same position for everyone today, its one answer as 
   }
 });
 
+test('what local storage gives back is checked: a bad entry is dropped, not trusted', async () => {
+  const session = await open();
+  const {page} = session;
+  // A puzzle record of another shape (it broke the puzzle: "Cannot use 'in' operator"), a setup
+  // of wrong types, a kept game that is not even JSON.
+  await page.evaluate(() => {
+    localStorage.setItem('mancala.puzzle', JSON.stringify({answered: 'x', streak: 'many'}));
+    localStorage.setItem('mancala.setup', JSON.stringify({kind: 7, houses: 'many', seeds: null}));
+    localStorage.setItem('mancala.game', '{"game": "kalah", "moves": ');
+  });
+  await page.reload();
+  await idle(page);
+  assert.equal(await page.locator('#setup-kind').inputValue(), 'kalah');
+  assert.equal(await page.locator('#setup-houses').inputValue(), '6');
+  const kept = await page.evaluate(() => ({
+    setup: JSON.parse(localStorage.getItem('mancala.setup') || 'null'),
+    game: JSON.parse(localStorage.getItem('mancala.game') || 'null'),
+  }));
+  // Dropped, then written afresh by the new game.
+  assert.ok(kept.setup === null || kept.setup.kind === 'kalah', JSON.stringify(kept.setup));
+  assert.ok(kept.game === null || Array.isArray(kept.game.moves), JSON.stringify(kept.game));
+  // The daily puzzle is answered, and its record starts again.
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await idle(page);
+  const puzzle = await page.locator('#puzzle').getAttribute('data-position');
+  await page.keyboard.press(dbQuery('kalah', puzzle).moves[0].move.toLowerCase());
+  await page.waitForFunction(() => /Right/.test(document.getElementById('puzzle-text').textContent));
+  const record = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.puzzle')));
+  assert.equal(record.streak, 1);
+  assert.equal(Object.values(record.answered).length, 1);
+  assert.match(await page.locator('#puzzle-streak').textContent(), /Streak: 1 day$/);
+  await idle(page);
+  await close(session);
+});
+
 // WCAG's contrast ratio of two colours given as 'rgb(r, g, b)' or [r, g, b].
 function contrast(a, b) {
   const parse = (c) => Array.isArray(c) ? c : c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);

@@ -1,5 +1,6 @@
 // mancala db stats DIR: won, drawn and lost positions and the value histogram per layer, and
 // the bits a position its file takes against its values' entropy.
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "tools/cli/stats_chart.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"
+#include "tools/service/validation.h"
 
 namespace mancala::cli {
 
@@ -62,7 +64,9 @@ void run_stats(const StatsOptions& options) {
   std::string name;
   int houses = -1;
   // The file TableSet would read for each layer, which must hold the table and houses of layer
-  // 0 and the layer its name says.
+  // 0 and the layer its name says. Every one is opened (its header and index checked) before
+  // any is read.
+  std::vector<std::shared_ptr<const db::TableFile>> files;
   for (int s = 0; s <= scan->covered; ++s) {
     const bool plain = scan->layers[static_cast<size_t>(s)].plain;
     Expected<std::shared_ptr<const db::TableFile>> file = db::TableFile::open(
@@ -71,18 +75,32 @@ void run_stats(const StatsOptions& options) {
     if (!file) throw Failure(file.error());
     name = (*file)->table_name();
     houses = static_cast<int>((*file)->header().houses);
-    Expected<std::vector<int8_t>> values = (*file)->read_all();
+    files.push_back(*file);
+  }
+  // One layer's values are held at a time: the largest must fit in nine tenths of the machine's
+  // memory (its control group's limit when lower), checked before the first is read.
+  uint64_t largest = 0;
+  for (const auto& file : files) largest = std::max(largest, file->size());
+  const uint64_t room = service::machine_memory_bytes() / 10 * 9;
+  if (largest > room)
+    throw Failure(fmt::format(
+        "{}: a layer of {} positions needs {} MB to be read, more than the {} MB of memory "
+        "there is room for",
+        dir, largest, (largest + (1 << 20) - 1) >> 20, room >> 20));
+  for (int s = 0; s <= scan->covered; ++s) {
+    const std::shared_ptr<const db::TableFile>& file = files[static_cast<size_t>(s)];
+    Expected<std::vector<int8_t>> values = file->read_all();
     if (!values) throw Failure(values.error());
     std::vector<uint64_t> counts(256, 0);
     for (int8_t v : *values) ++counts[static_cast<uint8_t>(v)];
     LayerStats stats;
     stats.seeds = s;
     stats.positions = values->size();
-    stats.file_bytes = (*file)->header().file_size;
+    stats.file_bytes = file->header().file_size;
     // The entropy given the previous value in blocks of the coded format's size (the file's own
     // when it is coded), whatever this file's encoding: the bound the coded format works to.
     const uint32_t block_size =
-        (*file)->is_coded() ? (*file)->header().block_size : db::kDefaultCodedBlockSize;
+        file->is_coded() ? file->header().block_size : db::kDefaultCodedBlockSize;
     const db::ValueEntropy entropy =
         db::value_entropy(values->data(), values->size(), block_size, s);
     stats.entropy_order0 = entropy.order0;

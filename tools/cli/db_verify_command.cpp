@@ -11,10 +11,17 @@
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/progress.h"
+#include "tools/service/validation.h"
 
 namespace mancala::cli {
 
 namespace {
+
+// Nine tenths of the machine's memory (its control group's limit when lower), the rest left to
+// the system: every layer's values are held at once, and refused up front when they cannot be.
+uint64_t verify_memory_room() {
+  return service::machine_memory_bytes() / 10 * 9;
+}
 
 void run_verify(const std::string& path, int threads, bool quiet) {
   Expected<std::vector<std::string>> found = db::table_directories(path);
@@ -29,7 +36,7 @@ void run_verify(const std::string& path, int threads, bool quiet) {
         [&](const LayerProgress& p) {
           bar.update(fmt::format("layer {} {}", p.seeds, p.phase), p.done, p.total, "pos");
         },
-        threads);
+        threads, 10, verify_memory_room());
     bar.finish();
     if (!report) throw Failure(report.error());
     for (const std::string& error : report->errors) fmt::print("FAILED {}\n", error);

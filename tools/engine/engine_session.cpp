@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <string_view>
 #include <thread>
 
 #include <fmt/core.h>
@@ -43,6 +44,14 @@ std::vector<std::string> split_words(const std::string& line) {
     i = j;
   }
   return words;
+}
+
+std::string_view first_word(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+  size_t j = i;
+  while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+  return line.substr(i, j - i);
 }
 
 // Joins words[from, to) with single spaces.
@@ -167,9 +176,9 @@ void EngineSession::run(std::istream& in) {
       changed_.notify_all();
       continue;
     }
-    const std::vector<std::string> words = split_words(line);
-    if (words.empty()) continue;
-    const std::string& command = words[0];
+    // The first word alone: a line the reader drops costs no allocation.
+    const std::string_view command = first_word(line);
+    if (command.empty()) continue;
     if (command == "quit") {
       // The commands before it are answered; a search still running or waiting is stopped (it
       // answers its bestmove); then the engine exits.
@@ -195,6 +204,18 @@ void EngineSession::run(std::istream& in) {
       say("readyok");
       continue;
     }
+    if (queue_.size() >= kMaxWaitingCommands) {
+      const bool first = !dropping_;
+      dropping_ = true;
+      lock.unlock();
+      if (first)
+        report(fmt::format(
+            "more than {} commands wait for the one running; those read meanwhile are dropped "
+            "(stop ends a search)",
+            kMaxWaitingCommands));
+      continue;
+    }
+    if (queue_.empty()) dropping_ = false;  // caught up: a later flood is said again
     queue_.emplace_back(line, command == "go" ? ++last_go_ : 0);
     changed_.notify_all();
   }
@@ -326,13 +347,19 @@ void EngineSession::command_setoption(const std::vector<std::string>& words) {
     player_stale_ = true;
   } else if (key == "tablespath") {
     // The check of --db: a path that the file system would read as another (cut at a NUL byte)
-    // is refused, not opened.
-    if (!value.empty())
-      if (const Expected<std::string> path = service::check_path(value); !path)
-        return bad(path.error());
-    settings_.tables_path = value.empty() ? defaults_.tables_path : value;
+    // is refused, not opened; and the tables of the path before it are not used either: the GUI
+    // asked for other ones.
     player_stale_ = true;
     tables_opened_ = false;
+    if (!value.empty())
+      if (const Expected<std::string> path = service::check_path(value); !path) {
+        tables_path_refused_ = path.error();
+        report(fmt::format("setoption {}: {} (no endgame tables until a usable TablesPath)", name,
+                           path.error()));
+        return;
+      }
+    tables_path_refused_.clear();
+    settings_.tables_path = value.empty() ? defaults_.tables_path : value;
   } else {
     report(fmt::format("unknown option '{}' (ignored)", name));
   }
@@ -386,6 +413,10 @@ void EngineSession::prepare_player() {
   if (!wants_tables) {
     tables_.reset();
     tables_opened_ = false;
+  } else if (!tables_opened_ && !tables_path_refused_.empty()) {
+    tables_.reset();
+    tables_opened_ = true;
+    report("no endgame tables: the TablesPath set is " + tables_path_refused_);
   } else if (!tables_opened_) {
     // Opened at the first isready or go that needs them, not at start-up: `uci` is answered at
     // once.

@@ -25,8 +25,11 @@
 // while a search runs; every other command goes in order to a second thread that runs it,
 // searches included. So a command that arrives during a search waits for it (a bounded search
 // ends by itself; an infinite one at `stop`), and a scripted session that ends with its input
-// rather than `quit` gives the same output each time. A search is stopped by asking it again and
-// again until it answers, because a search that is just starting clears its stop flag.
+// rather than `quit` gives the same output each time. At most kMaxWaitingCommands commands wait:
+// the ones read beyond are dropped, said once by an `info string` (a GUI sends a few commands a
+// move; a flood while an infinite search runs would otherwise grow the engine without bound). A
+// search is stopped by asking it again and again until it answers, because a search that is just
+// starting clears its stop flag.
 //
 // Every level plays as it does at every other door: the move is the Player's (players.h), within
 // the GUI's limits (MoveLimits) instead of the level's own budget.
@@ -48,6 +51,9 @@
 #include "solver/search/players.h"
 
 namespace mancala::engine {
+
+// Commands that may wait for the executor (each line at most cli::kMaxInputLine bytes).
+inline constexpr size_t kMaxWaitingCommands = 1024;
 
 struct EngineDefaults {
   Rules rules = Rules::oware();  // Oware abapa, the Aualé board's game
@@ -121,6 +127,9 @@ class EngineSession {
   std::unique_ptr<Game> game_;
   std::unique_ptr<db::TableValues> tables_;
   bool tables_opened_ = false;
+  // Why the last TablesPath set could not be used (empty: it could): no tables then, rather than
+  // those of the path before it.
+  std::string tables_path_refused_;
   std::unique_ptr<Player> player_;
   bool player_stale_ = true;  // settings changed: make the player again
 
@@ -132,6 +141,7 @@ class EngineSession {
   uint64_t stopped_through_ = 0;  // every go up to this one is told to stop
   uint64_t finished_go_ = 0;      // every go up to this one has answered
   bool input_closed_ = false;
+  bool dropping_ = false;  // commands are being dropped (the queue is full), said once
   bool quitting_ = false;
   bool searching_ = false;  // go number current_go_ runs, from its start to its bestmove
   uint64_t current_go_ = 0;

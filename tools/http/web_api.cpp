@@ -246,22 +246,31 @@ ApiReply WebApi::games() const {
   return ApiReply{200, *catalogue()};
 }
 
-ApiReply WebApi::position(const Params& params) const {
+// Moves a position request describes seed by seed on a connection thread, at once; more (played=all
+// over a long game: 3000 moves are a 685 KB answer and tens of milliseconds) are described on the
+// compute pool, so that no request answered at once costs more than a few milliseconds.
+constexpr size_t kMovesDescribedAtOnce = 200;
+
+ApiPlan WebApi::position(const Params& params) const {
   return answer([&] {
     const std::string played = param(params, "played");
     if (!played.empty() && played != "all" && played != "last" && played != "none")
       bad("played", "played must be all, last or none");
-    const Replay r = request_game(params, limits_.max_moves);
-    Json state = json_output::game_state_json(r.game);
-    Json moves = std::move(state["moves"]);
-    state.erase("moves");
-    Json played_list = Json::array();
-    const size_t n = r.before.size();
-    for (size_t i = played == "last" && n ? n - 1 : played == "none" ? n : 0; i < n; ++i)
-      played_list.push_back(played_json(r, i));
-    state["played"] = std::move(played_list);
-    state["moves"] = std::move(moves);
-    return ApiReply{200, std::move(state)};
+    auto r = std::make_shared<const Replay>(request_game(params, limits_.max_moves));
+    const size_t n = r->before.size();
+    const size_t first = played == "last" && n ? n - 1 : played == "none" ? n : 0;
+    auto work = [r, first](const Abandoned&) {
+      Json state = json_output::game_state_json(r->game);
+      Json moves = std::move(state["moves"]);
+      state.erase("moves");
+      Json played_list = Json::array();
+      for (size_t i = first; i < r->before.size(); ++i) played_list.push_back(played_json(*r, i));
+      state["played"] = std::move(played_list);
+      state["moves"] = std::move(moves);
+      return ApiReply{200, std::move(state)};
+    };
+    if (n - first <= kMovesDescribedAtOnce) return ApiPlan{work({}), {}};
+    return ApiPlan{{}, work};
   });
 }
 
@@ -328,12 +337,18 @@ ApiPlan WebApi::move(const std::string& body_text) const {
     std::shared_ptr<const db::TableValues> tables =
         level >= 6 ? tables_for(r->game.rules()) : nullptr;
     options.endgame = tables.get();
-    // A move thinks for move_seconds at most: it runs to the end even for a client gone.
-    auto work = [r, options, tables](const Abandoned&) {
+    // A move thinks for move_seconds at most; for a client gone, it stops after the search depth
+    // under way (Pro's solver is then not asked), and nobody is answered.
+    auto work = [r, options, tables](const Abandoned& abandoned) {
       Player player(r->game.rules(), options);
       Thinking thinking;
       const Position root = r->game.position();
-      const Move move = player.choose(r->game, &thinking);
+      const Move move =
+          player.choose(r->game, player.level_limits(), &thinking, [&](const SearchResult&) {
+            if (abandoned && abandoned()) player.stop();
+          });
+      if (abandoned && abandoned())
+        return error(503, "the move was stopped: the client closed its connection");
       Game after = r->game;
       after.play(move);
       return ApiReply{
@@ -419,11 +434,10 @@ ApiReply WebApi::read_record(const std::string& body_text) const {
     const nlohmann::json body = parse_body(body_text);
     const std::string text = body_string(body, "record");
     if (text.empty()) bad("record", "missing record: the text of a game record");
-    Expected<GameRecord> record = mancala::read_record(text);
+    // The limit is checked as the moves are read, before any is played beyond it.
+    Expected<GameRecord> record = mancala::read_record(text, limits_.max_moves);
     if (!record) bad("record", record.error());
     const Game& game = record->game;
-    if (static_cast<int>(game.moves().size()) > limits_.max_moves)
-      bad("record", "more than " + std::to_string(limits_.max_moves) + " moves");
     Json tags = Json::object();
     for (const auto& [name, value] : record->tags) tags[name] = value;
     return ApiReply{

@@ -65,7 +65,7 @@ class WebApi {
   std::vector<std::string> table_warnings() const { return shelf_.warnings(); }
 
   ApiReply games() const;                                // GET  /api/v1/games
-  ApiReply position(const Params& params) const;         // GET  /api/v1/position
+  ApiPlan position(const Params& params) const;          // GET  /api/v1/position
   ApiReply tables(const Params& params) const;           // GET  /api/v1/tables
   ApiPlan move(const std::string& body) const;           // POST /api/v1/move
   ApiPlan analyse(const Params& params) const;           // GET  /api/v1/analyse

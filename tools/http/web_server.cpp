@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -112,6 +113,7 @@ std::string body_too_large(size_t max_body_bytes) {
 // (names in lower case, every one, repeated ones too) and the address it came in on.
 struct RequestHead {
   std::string method;
+  std::string path;  // decoded, as the library gives it
   std::string version;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string local_address;
@@ -131,9 +133,17 @@ struct RequestHead {
 };
 
 struct Refusal {
+  Refusal() = default;
+  Refusal(int status_, std::string message_, std::string field_, std::string allow_ = "")
+      : status(status_),
+        message(std::move(message_)),
+        field(std::move(field_)),
+        allow(std::move(allow_)) {}
+
   int status = 0;  // 0: accepted
   std::string message;
   std::string field;
+  std::string allow;  // a 405's Allow header
 };
 
 // The names a Host header may give (lower case, IPv6 in brackets): this server's own, with the
@@ -168,6 +178,68 @@ Refusal check_host(const RequestHead& req, const HostNames& names) {
   return {421, "this server does not answer to the host '" + req.value("host") + "'", "Host"};
 }
 
+// The methods a path takes, as an Allow header lists them; none for a path of the API that does
+// not exist. Every other path is a page, read with GET or HEAD.
+std::optional<std::string> methods_of(std::string_view path) {
+  if (!path.starts_with("/api/")) return "GET, HEAD";
+  if (path == "/api/v1/games" || path == "/api/v1/position" || path == "/api/v1/tables" ||
+      path == "/api/v1/analyse")
+    return "GET, HEAD";
+  if (path == "/api/v1/move" || path == "/api/v1/record" || path == "/api/v1/record/parse")
+    return "POST";
+  return std::nullopt;
+}
+
+bool takes_method(std::string_view allow, std::string_view method) {
+  for (size_t at = 0; at < allow.size();) {
+    const size_t end = std::min(allow.find(", ", at), allow.size());
+    if (allow.substr(at, end - at) == method) return true;
+    at = end + 2;
+  }
+  return false;
+}
+
+// A request to the API that a page of another site made the browser send (issue 40: a page
+// looping no-cors fetches of /api/v1/analyse spent the server's compute, unread). Browsers say
+// where a request comes from: Sec-Fetch-Site (every current browser; a page cannot set it), and
+// Origin (with every POST, and with cross-origin requests; what an older browser without
+// Sec-Fetch-Site sends). A request with neither is not a browser's on behalf of a page (curl,
+// Python, a program), or an old browser's own navigation: answered.
+Refusal check_request_site(const RequestHead& req, const HostNames& hosts) {
+  if (!req.path.starts_with("/api/")) return {};
+  if (req.has("sec-fetch-site")) {
+    // "none": the user's own navigation (typed, a bookmark). "same-site" is another origin (a
+    // port or a subdomain of the same site), refused like any other.
+    const std::string site = lower(req.value("sec-fetch-site"));
+    if (site == "same-origin" || site == "none") return {};
+    return {403,
+            "the API does not answer requests made by another site's page (Sec-Fetch-Site: " +
+                req.value("sec-fetch-site") + ")",
+            "Sec-Fetch-Site"};
+  }
+  if (!req.has("origin")) return {};
+  // The server's own origin: the Host the request names, or an allowed name (a reverse proxy
+  // that passes its own Host on, or sets the server's), on any port.
+  const std::string origin = lower(req.value("origin"));
+  const std::string host = lower(req.value("host"));
+  const size_t scheme_end = origin.find("://");
+  const std::string scheme = origin.substr(0, scheme_end);
+  const std::string authority =
+      scheme_end == std::string::npos ? "" : origin.substr(scheme_end + 3);
+  const size_t name_end =
+      authority.starts_with("[") ? authority.find(']') + 1 : authority.find(':');
+  const std::string name = authority.substr(0, std::min(name_end, authority.size()));
+  const bool ours =
+      (scheme == "http" || scheme == "https") && !authority.empty() &&
+      ((!host.empty() && authority == host) ||
+       std::find(hosts.allowed.begin(), hosts.allowed.end(), name) != hosts.allowed.end());
+  if (ours) return {};
+  return {403,
+          "the API does not answer requests made by another site's page (Origin: " +
+              req.value("origin") + ")",
+          "Origin"};
+}
+
 Refusal check_request_headers(const RequestHead& req, const HostNames& hosts,
                               size_t max_body_bytes) {
   if (req.headers.size() > kMaxHeaders)
@@ -175,6 +247,14 @@ Refusal check_request_headers(const RequestHead& req, const HostNames& hosts,
   for (const auto& [name, value] : req.headers)
     if (!is_token(name)) return {400, "a header name that is not a token: '" + name + "'", ""};
   if (Refusal host = check_host(req, hosts); host.status != 0) return host;
+  if (Refusal site = check_request_site(req, hosts); site.status != 0) return site;
+  // The route's methods before the body's length: a method the path does not take is a 405
+  // whatever length it gives (its body is not read).
+  // (A path of the API that does not exist is answered 404 once the request is in.)
+  const std::optional<std::string> allow = methods_of(req.path);
+  if (allow && !takes_method(*allow, req.method))
+    return {405, req.method + " is not allowed on " + req.path + " (use " + *allow + ")", "",
+            *allow};
   const size_t lengths = req.count("content-length");
   if (req.has("transfer-encoding")) {
     if (lengths > 0)
@@ -241,13 +321,30 @@ struct Computation {
 
 // One request, from its request line to its answer (the library's per-request pointer).
 struct Request {
-  std::string target;  // as sent: path and query
+  std::string target;  // as sent: path and query (up to a NUL byte)
+  // Where the library keeps the target, in the connection's buffer (read while the headers are
+  // checked, never after): see nul_in_target.
+  const char* target_start = nullptr;
   std::string method;
   bool headers_checked = false;
   std::string body;
   int status = 0;  // of the answer, for the log
   std::shared_ptr<Computation> computation;
+  const char* cache_control = "no-store";  // of a computation's answer
 };
+
+// Whether the request line held a NUL byte as itself in its target: the library hands the target
+// over as a C string, so "GET /index.html<NUL>.js HTTP/1.1" arrives as "/index.html". It parses
+// the line in place, the version after the target in the same buffer: a version that begins
+// further on than one byte past the target's end (its space) means a NUL cut the target. (A
+// library that copied the strings would put them elsewhere: the check then finds nothing.)
+bool nul_in_target(const Request& request, const char* version) {
+  if (request.target_start == nullptr || version == nullptr) return false;
+  const auto after_target =
+      reinterpret_cast<uintptr_t>(request.target_start) + request.target.size() + 1;
+  const auto version_at = reinterpret_cast<uintptr_t>(version);
+  return version_at > after_target && version_at - after_target < kConnectionMemory;
+}
 
 // What is known of an open connection (the library's per-connection pointer): its socket, the
 // address it came in on, when the request now arriving began to count, and whether it has
@@ -337,8 +434,9 @@ struct WebServer::Impl {
 
   // ---- the request's parts
 
-  RequestHead head_of(MHD_Connection* connection, const char* method, const char* version) {
-    RequestHead head{method, version, {}, "", 0};
+  RequestHead head_of(MHD_Connection* connection, const char* method, const char* url,
+                      const char* version) {
+    RequestHead head{method, url, version, {}, "", 0};
     MHD_get_connection_values_n(
         connection, MHD_HEADER_KIND,
         [](void* cls, MHD_ValueKind, const char* key, size_t key_size, const char* value,
@@ -448,12 +546,21 @@ struct WebServer::Impl {
         return error(connection, request, 414,
                      fmt::format("the request target is longer than {} bytes", kMaxTargetBytes), "",
                      {{"Connection", "close"}});
-      const Refusal refusal = check_request_headers(head_of(connection, method, version), hosts,
-                                                    options.max_body_bytes);
-      // The body is not read: the library closes the connection after this answer.
-      if (refusal.status != 0)
-        return error(connection, request, refusal.status, refusal.message, refusal.field,
+      // The library hands over the path decoded, as a C string: "/index.html%00.js" would be
+      // "/index.html". A NUL byte is in no path this server has.
+      const std::string_view target_path =
+          std::string_view(request.target).substr(0, request.target.find('?'));
+      if (target_path.find("%00") != std::string_view::npos || nul_in_target(request, version))
+        return error(connection, request, 400, "a request target with a NUL byte (%00)", "",
                      {{"Connection", "close"}});
+      const Refusal refusal = check_request_headers(head_of(connection, method, url, version),
+                                                    hosts, options.max_body_bytes);
+      // The body is not read: the library closes the connection after this answer.
+      if (refusal.status != 0) {
+        std::vector<std::pair<std::string, std::string>> headers = {{"Connection", "close"}};
+        if (!refusal.allow.empty()) headers.emplace_back("Allow", refusal.allow);
+        return error(connection, request, refusal.status, refusal.message, refusal.field, headers);
+      }
       return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -471,15 +578,17 @@ struct WebServer::Impl {
         reply = std::move(request.computation->reply);
       }
       if (!reply) return busy(connection, request, false);
-      return send(connection, request, *reply, "no-store");
+      return send(connection, request, *reply, request.cache_control);
     }
     set_answering(connection, true);
-    return route(connection, std::string_view(url), std::string_view(method), request);
+    return route(connection, std::string_view(url), request);
   }
 
   // An answer now, or work for the compute pool while the connection is suspended.
-  MHD_Result run_plan(MHD_Connection* connection, Request& request, ApiPlan plan) {
-    if (!plan.work) return send(connection, request, plan.reply, "no-store");
+  MHD_Result run_plan(MHD_Connection* connection, Request& request, ApiPlan plan,
+                      const char* cache_control = "no-store") {
+    if (!plan.work) return send(connection, request, plan.reply, cache_control);
+    request.cache_control = cache_control;
     auto computation = std::make_shared<Computation>();
     computation->connection = connection;
     request.computation = computation;
@@ -504,6 +613,13 @@ struct WebServer::Impl {
     // Suspended before the work is queued, so that the work's resume cannot come first.
     MHD_suspend_connection(connection);
     std::function<void()> job = [this, computation, abandoned, work = std::move(plan.work)] {
+      // A client gone while its job waited is not worked for: a burst of requests sent and
+      // closed at once would otherwise keep the pool from the requests behind them.
+      if (abandoned()) {
+        ++abandoned_computations;
+        finish(*computation, WebApi::error(503, "the client closed its connection"));
+        return;
+      }
       ApiReply reply;
       try {
         reply = work(abandoned);
@@ -529,43 +645,29 @@ struct WebServer::Impl {
     std::erase_if(computations, [&](const auto& c) { return c.get() == &computation; });
   }
 
-  MHD_Result route(MHD_Connection* connection, std::string_view path, std::string_view method,
-                   Request& request) {
-    const bool get = method == "GET" || method == "HEAD";
-    const bool post = method == "POST";
-    const auto not_allowed = [&](const char* allow) {
-      return error(
-          connection, request, 405,
-          std::string(method) + " is not allowed on " + std::string(path) + " (use " + allow + ")",
-          "", {{"Allow", allow}});
-    };
+  // A request whose path and method passed check_request_headers (methods_of).
+  MHD_Result route(MHD_Connection* connection, std::string_view path, Request& request) {
     if (path.starts_with("/api/v1/")) {
       const std::string_view name = path.substr(8);
       // Cheap requests: answered on the connection thread. Answers that depend only on the
       // request may be cached; table values only for a while (tables can be extended).
-      if (name == "games" || name == "position" || name == "tables" || name == "analyse") {
-        if (!get) return not_allowed("GET");
-        if (name == "games") return send(connection, request, api.games(), "no-cache");
-        const Params params = params_of(connection);
-        if (name == "position")
-          return send(connection, request, api.position(params), "public, max-age=86400");
-        if (name == "tables")
-          return send(connection, request, api.tables(params), "public, max-age=3600");
-        return run_plan(connection, request, api.analyse(params));  // thinking: compute pool
-      }
-      if (name == "move" || name == "record" || name == "record/parse") {
-        if (!post) return not_allowed("POST");
-        if (name == "move") return run_plan(connection, request, api.move(request.body));
-        if (name == "record")
-          return send(connection, request, api.write_record(request.body), "no-store");
+      if (name == "games") return send(connection, request, api.games(), "no-cache");
+      if (name == "position")
+        return run_plan(connection, request, api.position(params_of(connection)),
+                        "public, max-age=86400");
+      if (name == "tables")
+        return send(connection, request, api.tables(params_of(connection)), "public, max-age=3600");
+      if (name == "analyse")  // thinking: compute pool
+        return run_plan(connection, request, api.analyse(params_of(connection)));
+      if (name == "move") return run_plan(connection, request, api.move(request.body));
+      if (name == "record")
+        return send(connection, request, api.write_record(request.body), "no-store");
+      if (name == "record/parse")
         return send(connection, request, api.read_record(request.body), "no-store");
-      }
     }
-    if (!get && !post)
-      return error(connection, request, 405, std::string(method) + " is not allowed", "",
-                   {{"Allow", "GET, HEAD, POST"}});
-    if (get) return web_app_file(connection, path, request);
-    return error(connection, request, 404, "no such page: " + std::string(path));
+    if (path.starts_with("/api/"))
+      return error(connection, request, 404, "no such page: " + std::string(path));
+    return web_app_file(connection, path, request);
   }
 
   // The web app, from the compiled-in files.
@@ -649,6 +751,7 @@ void* request_started(void* cls, const char* uri, MHD_Connection*) {
   (void)cls;
   auto* request = new Request;
   request->target = uri == nullptr ? "" : uri;
+  request->target_start = uri;
   return request;
 }
 

@@ -3,11 +3,14 @@
 // Event-driven: `http_threads` threads each wait (epoll) on many connections at once, so a
 // client that sends its request slowly costs a socket and at most `kConnectionMemory` bytes of
 // buffer, never a thread. The cheap requests (games, positions, table look-ups, records, levels
-// 1 and 2) are answered on those threads. Computer moves of levels 3-6 and analyses go to a
-// fixed compute pool (`threads`, at a lower priority) through a bounded queue (`queue`): their
-// connection is suspended meanwhile, and when the queue is full the answer is 503 with
-// Retry-After at once. Beyond `max_connections` open connections a request is answered 503 too,
-// and its connection closed; far beyond, connections wait in the kernel's backlog.
+// 1 and 2) are answered on those threads, each in a few milliseconds at most (a request carries
+// at most `max_moves` moves, counted as they are read). Computer moves of levels 3-6, analyses
+// and positions describing more than a few hundred moves seed by seed go to a fixed compute pool
+// (`threads`, at a lower priority) through a bounded queue (`queue`): their connection is
+// suspended meanwhile, and when the queue is full the answer is 503 with Retry-After at once. A
+// job whose client has gone by the time a worker takes it is not started. Beyond `max_connections`
+// open connections a request is answered 503 too, and its connection closed; far beyond,
+// connections wait in the kernel's backlog.
 //
 // Limits on what a client sends (docs/http-api.md, "What the server defends against"): the
 // request line and headers of a request must fit in the connection's buffer (the library

@@ -154,17 +154,65 @@ function keepGame() {
   }
 }
 
-function keptGame() {
+// ---------------------------------------------------------------- what storage gives back
+// Every entry read back from localStorage is checked whole before it is used: one that another
+// version of the page wrote, or that was edited by hand, is dropped (removed), never trusted
+// (a puzzle record of {"answered": "x"} broke the daily puzzle).
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isShortText(value, most = 200) {
+  return typeof value === 'string' && value.length <= most;
+}
+
+// The entry under `key` when `valid` accepts it; else null, a bad entry removed.
+function storedEntry(key, valid) {
   try {
-    const kept = JSON.parse(localStorage.getItem(GAME_KEY) || 'null');
-    if (kept && typeof kept.game === 'string' && Array.isArray(kept.moves) &&
-        kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m))) {
-      return kept;
+    const text = localStorage.getItem(key);
+    if (text === null) return null;
+    let kept;
+    try {
+      kept = JSON.parse(text);
+    } catch {
+      kept = undefined;
     }
+    if (kept !== undefined && valid(kept)) return kept;
+    localStorage.removeItem(key);
   } catch {
-    // Nothing kept.
+    // Storage is off (private browsing): nothing kept.
   }
   return null;
+}
+
+const OPPONENTS = ['human', '1', '2', '3', '4', '5', '6'];
+
+function validKeptGame(kept) {
+  return isPlainObject(kept) && isShortText(kept.game) &&
+         (kept.start === undefined || kept.start === null || isShortText(kept.start)) &&
+         Array.isArray(kept.moves) &&
+         kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m)) &&
+         (kept.opponent === undefined || OPPONENTS.includes(kept.opponent)) &&
+         [undefined, null, 'South', 'North'].includes(kept.computerSide);
+}
+
+function validPuzzleRecord(kept) {
+  return isPlainObject(kept) && Number.isSafeInteger(kept.streak) && kept.streak >= 0 &&
+         typeof kept.last === 'string' && (kept.last === '' || /^\d{4}-\d{2}-\d{2}$/.test(kept.last)) &&
+         isPlainObject(kept.answered) &&
+         Object.entries(kept.answered).every(([key, right]) => isShortText(key) &&
+                                                                 typeof right === 'boolean');
+}
+
+function validSetup(kept) {
+  return isPlainObject(kept) && isShortText(kept.kind, 40) && Number.isSafeInteger(kept.houses) &&
+         Number.isSafeInteger(kept.seeds) && isShortText(kept.variant, 40) &&
+         OPPONENTS.includes(kept.opponent) && ['me', 'computer'].includes(kept.first);
+}
+
+function keptGame() {
+  return storedEntry(GAME_KEY, validKeptGame);
 }
 
 function countsOf(view) {
@@ -1185,13 +1233,9 @@ async function findPuzzle(puzzle, date) {
 }
 
 function puzzleRecord() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(PUZZLE_KEY) || 'null');
-    if (kept && typeof kept === 'object') return {streak: 0, last: '', answered: {}, ...kept};
-  } catch {
-    // Nothing kept.
-  }
-  return {streak: 0, last: '', answered: {}};
+  const kept = storedEntry(PUZZLE_KEY, validPuzzleRecord);
+  return kept ? {streak: kept.streak, last: kept.last, answered: kept.answered}
+              : {streak: 0, last: '', answered: {}};
 }
 
 function keepPuzzleRecord(record) {
@@ -1377,13 +1421,10 @@ function onSetupChange() {
 }
 
 function storedSetup() {
-  try {
-    const stored = JSON.parse(localStorage.getItem(SETUP_KEY) || 'null');
-    if (stored && typeof stored === 'object') return {...state.setup, ...stored};
-  } catch {
-    // Nothing kept.
-  }
-  return state.setup;
+  const stored = storedEntry(SETUP_KEY, validSetup);
+  if (!stored) return state.setup;
+  const {kind, houses, seeds, variant, opponent, first} = stored;
+  return {...state.setup, kind, houses, seeds, variant, opponent, first};
 }
 
 // ---------------------------------------------------------------- start

@@ -95,6 +95,7 @@ set(mancala_public_headers
   db/table_set.h
   db/table_values.h
   db/value_code.h
+  db/write_options.h
   tools/service/analysis.h
   tools/service/catalogue.h
   tools/service/game_tables.h

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "db/table_file.h"
 #include "db/table_format.h"
 #include "db/value_code.h"
+#include "db/write_options.h"
 
 namespace mancala::db {
 

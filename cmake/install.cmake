@@ -65,18 +65,18 @@ install(EXPORT mancala_targets NAMESPACE mancala:: FILE mancala-targets.cmake
 # the installed tree). The builder (solver/tables/retrograde*.h, db/table_build*.h), file access and
 # block formats stay private: tables are built with `mancala db build`.
 set(mancala_public_headers
-  solver/rules/expected.h
+  solver/util/expected.h
   solver/rules/game.h
   solver/rules/lanes.h
   solver/rules/moves.h
   solver/rules/perft.h
   solver/rules/position.h
-  solver/rules/random.h
+  solver/util/random.h
   solver/rules/record.h
   solver/rules/rules.h
   solver/rules/sowing_trace.h
-  solver/rules/stopwatch.h
-  solver/rules/thread_count.h
+  solver/util/stopwatch.h
+  solver/util/thread_count.h
   solver/tables/big_buffer.h
   solver/tables/exact_values.h
   solver/tables/table_index.h

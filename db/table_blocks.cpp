@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "solver/rules/thread_count.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala::db {
 

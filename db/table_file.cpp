@@ -26,8 +26,8 @@
 
 #include "db/file_io.h"
 #include "solver/rules/rules.h"
-#include "solver/rules/thread_count.h"
 #include "solver/tables/table_index.h"
+#include "solver/util/thread_count.h"
 
 #include "db/checksum_stream.h"
 #include "db/table_blocks.h"

@@ -16,7 +16,7 @@
 #include "db/table_format.h"
 #include "db/value_code.h"
 #include "db/write_options.h"
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 
@@ -31,7 +31,7 @@ struct WriteReport {
 // temporary name (AtomicFile), synced, opened and checked as a reader would, and only then
 // renamed into place, so an interrupted write or a full disk never leaves a truncated file that
 // looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks
-// (0: all cores, solver/rules/thread_count.h); the bytes do not depend on their number.
+// (0: all cores, solver/util/thread_count.h); the bytes do not depend on their number.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, std::span<const int8_t> values,
                                        const WriteOptions& options = {}, int threads = 0);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules/expected.h"
 #include "solver/tables/layer_progress.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 
@@ -34,7 +34,7 @@ struct VerifyReport {
 };
 
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
-// mismatches. Runs on `threads` threads (0: all cores, solver/rules/thread_count.h).
+// mismatches. Runs on `threads` threads (0: all cores, solver/util/thread_count.h).
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const LayerProgressFn& progress, int threads = 0,
                                               size_t keep = 10);

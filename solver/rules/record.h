@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "solver/rules/expected.h"
 #include "solver/rules/game.h"
+#include "solver/util/expected.h"
 
 namespace mancala {
 

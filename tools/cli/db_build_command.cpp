@@ -12,8 +12,8 @@
 
 #include "db/table_build.h"
 #include "db/table_build_mpi.h"
-#include "solver/rules/stopwatch.h"
-#include "solver/rules/thread_count.h"
+#include "solver/util/stopwatch.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/progress.h"

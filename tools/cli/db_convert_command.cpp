@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "db/table_unpack.h"
-#include "solver/rules/thread_count.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"

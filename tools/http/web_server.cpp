@@ -28,7 +28,7 @@
 #include <fmt/core.h>
 #include <microhttpd.h>
 
-#include "solver/rules/thread_count.h"
+#include "solver/util/thread_count.h"
 #include "tools/http/web_assets.h"
 #include "tools/http/work_queue.h"
 

@@ -5,7 +5,7 @@
 #                                        from the command's own --help (MANCALA_MAN_PAGES)
 #   share/bash-completion/completions/mancala, share/zsh/vendor-completions/_mancala
 #                                        shell completion, generated from the same --help
-#   lib/libmancala_{rules,tables,search,db,service}.a
+#   lib/libmancala_{util,rules,tables,search,db,service}.a
 #                                        the library, layer by layer (README, "Folders")
 #   include/mancala/...                  their public headers, at their paths in the source tree
 #   lib/cmake/mancala/                   find_package(mancala CONFIG): mancala::rules, ...
@@ -19,7 +19,8 @@
 include(CMakePackageConfigHelpers)
 
 set(MANCALA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/mancala)
-set(mancala_library_layers mancala_rules mancala_tables mancala_search mancala_db mancala_service)
+set(mancala_library_layers
+    mancala_util mancala_rules mancala_tables mancala_search mancala_db mancala_service)
 
 # ---- The command
 
@@ -27,6 +28,7 @@ install(TARGETS mancala RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- The library: each layer an imported target mancala::<layer>, and mancala::mancala for all
 
+set_target_properties(mancala_util PROPERTIES EXPORT_NAME util)
 set_target_properties(mancala_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(mancala_tables PROPERTIES EXPORT_NAME tables)
 set_target_properties(mancala_search PROPERTIES EXPORT_NAME search)
@@ -66,17 +68,17 @@ install(EXPORT mancala_targets NAMESPACE mancala:: FILE mancala-targets.cmake
 # block formats stay private: tables are built with `mancala db build`.
 set(mancala_public_headers
   solver/util/expected.h
+  solver/util/random.h
+  solver/util/stopwatch.h
+  solver/util/thread_count.h
   solver/rules/game.h
   solver/rules/lanes.h
   solver/rules/moves.h
   solver/rules/perft.h
   solver/rules/position.h
-  solver/util/random.h
   solver/rules/record.h
   solver/rules/rules.h
   solver/rules/sowing_trace.h
-  solver/util/stopwatch.h
-  solver/util/thread_count.h
   solver/tables/big_buffer.h
   solver/tables/exact_values.h
   solver/tables/table_index.h

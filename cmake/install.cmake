@@ -7,7 +7,8 @@
 #                                        shell completion, generated from the same --help
 #   lib/libmancala_{util,rules,tables,search,db,service}.a
 #                                        the library, layer by layer (README, "Folders")
-#   include/mancala/...                  their public headers, at their paths in the source tree
+#   include/mancala/...                  their public headers, at their paths in the source tree,
+#                                        reached as <mancala/db/table_set.h> (include/ on the path)
 #   lib/cmake/mancala/                   find_package(mancala CONFIG): mancala::rules, ...
 #   lib/pkgconfig/mancala.pc             pkg-config --cflags --libs mancala
 #
@@ -58,7 +59,7 @@ install(TARGETS ${mancala_library_layers} mancala_library
   EXPORT mancala_targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala)
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT mancala_targets NAMESPACE mancala:: FILE mancala-targets.cmake
         DESTINATION ${MANCALA_INSTALL_CMAKEDIR})
 
@@ -105,11 +106,25 @@ set(mancala_public_headers
   tools/service/move_text.h
   tools/service/validation.h
 )
+# Each is installed as cmake/namespace_header.cmake rewrites it, its includes of the project's
+# headers spelled <mancala/...>: the copies are written at build time, each from its source.
+set(mancala_installed_include ${PROJECT_BINARY_DIR}/installed-include/mancala)
+set(mancala_installed_headers)
 foreach(header ${mancala_public_headers})
   get_filename_component(header_dir ${header} DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/${header}
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala/${header_dir})
+  set(installed ${mancala_installed_include}/${header})
+  add_custom_command(
+    OUTPUT ${installed}
+    COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/${header} -DOUT=${installed}
+            -P ${PROJECT_SOURCE_DIR}/cmake/namespace_header.cmake
+    DEPENDS ${PROJECT_SOURCE_DIR}/${header} ${PROJECT_SOURCE_DIR}/cmake/namespace_header.cmake
+    VERBATIM)
+  list(APPEND mancala_installed_headers ${installed})
+  install(FILES ${installed} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala/${header_dir})
 endforeach()
+add_custom_target(mancala_installed_headers ALL DEPENDS ${mancala_installed_headers})
+# Built with the command, so that a build of the command alone installs too.
+add_dependencies(mancala mancala_installed_headers)
 install(FILES ${PROJECT_BINARY_DIR}/generated/mancala_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala)
 

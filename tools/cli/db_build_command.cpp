@@ -1,6 +1,4 @@
 // mancala db build GAME --max-seeds S: a game's endgame tables, layer by layer, resumable.
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -95,7 +93,7 @@ void run_distributed_build(const BuildOptions& options, const ParsedBuild& parse
     const int rank = session.rank();
     // By default the ranks on one machine share its cores out between them.
     if (request.threads == 0)
-      request.threads = std::max(1, omp_get_num_procs() / session.ranks_on_this_machine());
+      request.threads = std::max(1, all_cores() / session.ranks_on_this_machine());
     try {
       // Rank 0 prints the table, unless --quiet; the others never print but errors.
       const bool printer = rank == 0 && !options.quiet;

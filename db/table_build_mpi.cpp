@@ -1184,7 +1184,7 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
   }
 
   LayerSections layout;
-  layout.encoding = kZigzagBytes;
+  layout.encoding = kZstdBlocks;
   layout.block_size = static_cast<uint32_t>(block);
   layout.block_count = blocks;
   layout.dictionary_size = dictionary.size();

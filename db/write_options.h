@@ -12,7 +12,7 @@ namespace mancala::db {
 
 struct WriteOptions {
   // How a compressed layer is coded: kCodedBlocks (format version 2, the default: smaller files
-  // and probes several times faster, db/README.md "Version 2") or kZigzagBytes (version 1, zstd
+  // and probes several times faster, db/README.md "Version 2") or kZstdBlocks (version 1, zstd
   // blocks, still written on request and read as ever).
   uint32_t encoding = kCodedBlocks;
   // Positions per block: smaller probes faster, larger packs tighter. 0: the encoding's default

@@ -40,7 +40,7 @@
 #include "tests/scratch_directory.h"
 #include "tools/http/web_server.h"
 
-namespace mancala::web {
+namespace mancala::http {
 namespace {
 
 namespace fs = std::filesystem;
@@ -1191,4 +1191,4 @@ TEST_F(ServeApi, AnAnalysisWhoseClientHasGoneEndsEarly) {
 }
 
 }  // namespace
-}  // namespace mancala::web
+}  // namespace mancala::http

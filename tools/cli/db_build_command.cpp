@@ -47,7 +47,7 @@ ParsedBuild parse_build(const BuildOptions& options) {
   request.max_seeds = options.max_seeds;
   request.database_dir = database_directory(options.out);
   request.write.block_size = options.block_size;
-  request.write.encoding = options.encoding == "zstd" ? db::kZigzagBytes : db::kCodedBlocks;
+  request.write.encoding = options.encoding == "zstd" ? db::kZstdBlocks : db::kCodedBlocks;
   if (request.write.encoding == db::kCodedBlocks && options.block_size > db::kMaxCodedBlockSize)
     throw UsageError(fmt::format("--block-size: a coded block holds at most {} positions",
                                  db::kMaxCodedBlockSize));

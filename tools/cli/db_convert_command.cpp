@@ -33,7 +33,7 @@ void run_convert(const ConvertOptions& options, const Rules& rules) {
   request.max_seeds = options.max_seeds;
   request.database_dir = database_directory(options.db);
   request.threads = options.threads;
-  request.write.encoding = options.to == "zstd" ? db::kZigzagBytes : db::kCodedBlocks;
+  request.write.encoding = options.to == "zstd" ? db::kZstdBlocks : db::kCodedBlocks;
   Expected<db::UnpackPlan> plan = db::plan_unpack(
       db::UnpackRequest{rules, options.max_seeds, request.database_dir, options.threads});
   if (!plan) throw Failure(with_build_advice(plan.error(), rules, request.database_dir));

@@ -32,7 +32,7 @@
 #include "tools/http/web_assets.h"
 #include "tools/http/work_queue.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 namespace {
 
@@ -851,4 +851,4 @@ uint64_t WebServer::late_requests_cut() const {
   return impl_->late_requests_cut.load();
 }
 
-}  // namespace mancala::web
+}  // namespace mancala::http

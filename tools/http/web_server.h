@@ -36,7 +36,7 @@
 #include "solver/util/expected.h"
 #include "tools/http/web_api.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 // The buffer of one connection, which its request line and headers must fit in (the body is
 // taken from it piece by piece, up to `max_body_bytes`).
@@ -100,4 +100,4 @@ class WebServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace mancala::web
+}  // namespace mancala::http

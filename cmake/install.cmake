@@ -5,9 +5,10 @@
 #                                        from the command's own --help (MANCALA_MAN_PAGES)
 #   share/bash-completion/completions/mancala, share/zsh/vendor-completions/_mancala
 #                                        shell completion, generated from the same --help
-#   lib/libmancala_{rules,tables,search,db,service}.a
+#   lib/libmancala_{util,rules,tables,search,db,service}.a
 #                                        the library, layer by layer (README, "Folders")
-#   include/mancala/...                  their public headers, at their paths in the source tree
+#   include/mancala/...                  their public headers, at their paths in the source tree,
+#                                        reached as <mancala/db/table_set.h> (include/ on the path)
 #   lib/cmake/mancala/                   find_package(mancala CONFIG): mancala::rules, ...
 #   lib/pkgconfig/mancala.pc             pkg-config --cflags --libs mancala
 #
@@ -19,7 +20,8 @@
 include(CMakePackageConfigHelpers)
 
 set(MANCALA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/mancala)
-set(mancala_library_layers mancala_rules mancala_tables mancala_search mancala_db mancala_service)
+set(mancala_library_layers
+    mancala_util mancala_rules mancala_tables mancala_search mancala_db mancala_service)
 
 # ---- The command
 
@@ -27,6 +29,7 @@ install(TARGETS mancala RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- The library: each layer an imported target mancala::<layer>, and mancala::mancala for all
 
+set_target_properties(mancala_util PROPERTIES EXPORT_NAME util)
 set_target_properties(mancala_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(mancala_tables PROPERTIES EXPORT_NAME tables)
 set_target_properties(mancala_search PROPERTIES EXPORT_NAME search)
@@ -56,7 +59,7 @@ install(TARGETS ${mancala_library_layers} mancala_library
   EXPORT mancala_targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala)
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT mancala_targets NAMESPACE mancala:: FILE mancala-targets.cmake
         DESTINATION ${MANCALA_INSTALL_CMAKEDIR})
 
@@ -65,18 +68,18 @@ install(EXPORT mancala_targets NAMESPACE mancala:: FILE mancala-targets.cmake
 # the installed tree). The builder (solver/tables/retrograde*.h, db/table_build*.h), file access and
 # block formats stay private: tables are built with `mancala db build`.
 set(mancala_public_headers
-  solver/rules/expected.h
+  solver/util/expected.h
+  solver/util/random.h
+  solver/util/stopwatch.h
+  solver/util/thread_count.h
   solver/rules/game.h
   solver/rules/lanes.h
   solver/rules/moves.h
   solver/rules/perft.h
   solver/rules/position.h
-  solver/rules/random.h
   solver/rules/record.h
   solver/rules/rules.h
   solver/rules/sowing_trace.h
-  solver/rules/stopwatch.h
-  solver/rules/thread_count.h
   solver/tables/big_buffer.h
   solver/tables/exact_values.h
   solver/tables/table_index.h
@@ -95,6 +98,7 @@ set(mancala_public_headers
   db/table_set.h
   db/table_values.h
   db/value_code.h
+  db/write_options.h
   tools/service/analysis.h
   tools/service/catalogue.h
   tools/service/game_tables.h
@@ -102,11 +106,25 @@ set(mancala_public_headers
   tools/service/move_text.h
   tools/service/validation.h
 )
+# Each is installed as cmake/namespace_header.cmake rewrites it, its includes of the project's
+# headers spelled <mancala/...>: the copies are written at build time, each from its source.
+set(mancala_installed_include ${PROJECT_BINARY_DIR}/installed-include/mancala)
+set(mancala_installed_headers)
 foreach(header ${mancala_public_headers})
   get_filename_component(header_dir ${header} DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/${header}
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala/${header_dir})
+  set(installed ${mancala_installed_include}/${header})
+  add_custom_command(
+    OUTPUT ${installed}
+    COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/${header} -DOUT=${installed}
+            -P ${PROJECT_SOURCE_DIR}/cmake/namespace_header.cmake
+    DEPENDS ${PROJECT_SOURCE_DIR}/${header} ${PROJECT_SOURCE_DIR}/cmake/namespace_header.cmake
+    VERBATIM)
+  list(APPEND mancala_installed_headers ${installed})
+  install(FILES ${installed} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala/${header_dir})
 endforeach()
+add_custom_target(mancala_installed_headers ALL DEPENDS ${mancala_installed_headers})
+# Built with the command, so that a build of the command alone installs too.
+add_dependencies(mancala mancala_installed_headers)
 install(FILES ${PROJECT_BINARY_DIR}/generated/mancala_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mancala)
 

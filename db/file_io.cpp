@@ -13,7 +13,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "solver/rules/escape.h"
+#include "solver/util/escape.h"
 
 namespace mancala::db {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "db/mapping_guard.h"
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "solver/rules/thread_count.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala::db {
 
@@ -170,7 +170,7 @@ TableHeader layer_header(const std::string& name, int houses, int seeds, uint64_
             : (plain ? sections.block_count : sections.block_count + 1) * sizeof(uint64_t);
   TableHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
-  header.version = coded ? kFormatVersion2 : kFormatVersion;
+  header.version = coded ? kCodedFormatVersion : kFormatVersion;
   header.header_size = kHeaderSize;
   std::memcpy(header.name, name.data(), std::min(name.size(), kNameSize - 1));
   header.houses = static_cast<uint32_t>(houses);

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "db/table_file.h"
 #include "db/table_format.h"
 #include "db/value_code.h"
+#include "db/write_options.h"
 
 namespace mancala::db {
 
@@ -106,7 +106,7 @@ inline uint64_t coded_group_count(uint64_t block_count) {
 
 // What a layer file's header says beyond its table and layer: the sections' sizes and checksums.
 struct LayerSections {
-  uint32_t encoding = kZigzagBytes;
+  uint32_t encoding = kZstdBlocks;
   uint32_t block_size = 0;   // kPlainBlockSize in a plain file
   uint64_t block_count = 0;  // zstd: block_count + 1 offsets in the index; plain: one checksum
                              // each; coded: one CodedGroup per kGroupBlocks

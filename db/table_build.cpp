@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "db/file_io.h"
-#include "solver/rules/stopwatch.h"
 #include "solver/tables/table_index.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala::db {
 

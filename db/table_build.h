@@ -23,7 +23,7 @@ struct BuildRequest {
   WriteOptions write;
   // Threads that build a layer, and as many again that compress and write the finished layer
   // below alongside (and decode a layer read back to resume); 0: all cores
-  // (solver/rules/thread_count.h). The bytes do not depend on it.
+  // (solver/util/thread_count.h). The bytes do not depend on it.
   int threads = 0;
   // Bytes the layers may take in memory: the layer being built (RetrogradeBuilder::bytes_to_build)
   // and the finished layers held below it; none: no bound. Beyond it the lowest layers already

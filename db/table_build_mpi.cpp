@@ -22,10 +22,10 @@
 #include "db/file_io.h"
 #include "db/table_blocks.h"
 #include "db/table_file.h"
-#include "solver/rules/stopwatch.h"
-#include "solver/rules/thread_count.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_phases.h"
+#include "solver/util/stopwatch.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala::db {
 
@@ -1184,7 +1184,7 @@ Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int
   }
 
   LayerSections layout;
-  layout.encoding = kZigzagBytes;
+  layout.encoding = kZstdBlocks;
   layout.block_size = static_cast<uint32_t>(block);
   layout.block_count = blocks;
   layout.dictionary_size = dictionary.size();

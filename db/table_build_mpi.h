@@ -34,7 +34,7 @@
 
 #include "db/layer_partition.h"
 #include "db/table_build.h"
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 

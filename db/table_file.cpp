@@ -26,8 +26,8 @@
 
 #include "db/file_io.h"
 #include "solver/rules/rules.h"
-#include "solver/rules/thread_count.h"
 #include "solver/tables/table_index.h"
+#include "solver/util/thread_count.h"
 
 #include "db/checksum_stream.h"
 #include "db/table_blocks.h"
@@ -68,7 +68,7 @@ int layer_of_file_name(const std::string& path) {
 
 std::string encoding_name(uint32_t value_encoding) {
   switch (value_encoding) {
-    case kZigzagBytes:
+    case kZstdBlocks:
       return "zstd";
     case kPlainBytes:
       return "plain";
@@ -222,7 +222,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
                                   std::to_string(rank) + " is outside -" + std::to_string(seeds) +
                                   ".." + std::to_string(seeds));
   const bool coded = !options.plain && options.encoding == kCodedBlocks;
-  if (!options.plain && options.encoding != kCodedBlocks && options.encoding != kZigzagBytes)
+  if (!options.plain && options.encoding != kCodedBlocks && options.encoding != kZstdBlocks)
     return file_error(path, "unknown value encoding " + std::to_string(options.encoding));
   const uint32_t largest_block = coded ? kMaxCodedBlockSize : kMaxBlockSize;
   if (!options.plain && block_size_of(options) > largest_block)
@@ -282,7 +282,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
       coded ? coded_index.size() : sections.index.size() * sizeof(uint64_t);
 
   LayerSections layout;
-  layout.encoding = options.plain ? kPlainBytes : coded ? kCodedBlocks : kZigzagBytes;
+  layout.encoding = options.plain ? kPlainBytes : coded ? kCodedBlocks : kZstdBlocks;
   layout.block_size = static_cast<uint32_t>(block_size);
   layout.block_count = block_count;
   layout.dictionary_size = dictionary.size();
@@ -341,10 +341,10 @@ namespace {
 Expected<bool> check_header(const TableHeader& h, const std::string& path, uint64_t file_size) {
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     return file_error(path, "not a mancala table (bad magic)");
-  if (h.version != kFormatVersion && h.version != kFormatVersion2)
+  if (h.version != kFormatVersion && h.version != kCodedFormatVersion)
     return file_error(path, "format version " + std::to_string(h.version) + ", expected " +
                                 std::to_string(kFormatVersion) + " or " +
-                                std::to_string(kFormatVersion2));
+                                std::to_string(kCodedFormatVersion));
   if (h.header_size != kHeaderSize || header_checksum(h) != h.header_checksum)
     return file_error(path, "corrupt header (checksum mismatch)");
   // The name: printable, NUL-terminated and NUL-padded, the name of a table of these houses.
@@ -375,10 +375,10 @@ Expected<bool> check_header(const TableHeader& h, const std::string& path, uint6
     return file_error(path,
                       "a plain copy in an older layout, without block checksums, which is no "
                       "longer read (unpacking the tables again rewrites it)");
-  if (h.value_encoding != kZigzagBytes && !plain && !coded)
+  if (h.value_encoding != kZstdBlocks && !plain && !coded)
     return file_error(path, "unknown value encoding " + std::to_string(h.value_encoding));
   // Version 2 is the coded encoding's, version 1 the others'.
-  if (coded != (h.version == kFormatVersion2))
+  if (coded != (h.version == kCodedFormatVersion))
     return file_error(path, "value encoding " + std::to_string(h.value_encoding) +
                                 " in a file of format version " + std::to_string(h.version));
   if (h.block_size < 1 || h.block_size > kMaxBlockSize ||

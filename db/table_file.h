@@ -15,35 +15,10 @@
 #include "db/mapping_guard.h"
 #include "db/table_format.h"
 #include "db/value_code.h"
-#include "solver/rules/expected.h"
+#include "db/write_options.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
-
-struct WriteOptions {
-  // How a compressed layer is coded: kCodedBlocks (format version 2, the default: smaller files
-  // and probes several times faster, db/README.md "Version 2") or kZigzagBytes (version 1, zstd
-  // blocks, still written on request and read as ever).
-  uint32_t encoding = kCodedBlocks;
-  // Positions per block: smaller probes faster, larger packs tighter. 0: the encoding's default
-  // (kDefaultCodedBlockSize, or kDefaultZstdBlockSize); a coded block holds at most
-  // kMaxCodedBlockSize.
-  uint32_t block_size = 0;
-  // zstd level. 12, not zstd's densest 19: on Kalah tables 19 made the build twice as slow (zstd
-  // took 70% of it) for files 6% smaller; `db build --level 19` still gives the smallest files.
-  int compression_level = 12;
-  size_t dictionary_size = 16 * 1024;  // 0: no dictionary
-  // kPlainBytes instead of compressed blocks: one byte per value, uncompressed (the fields
-  // above are then unused).
-  bool plain = false;
-};
-
-// Positions per zstd block when the options leave it to the encoding.
-inline constexpr uint32_t kDefaultZstdBlockSize = 1024;
-// The block size a write with these options uses.
-inline uint32_t block_size_of(const WriteOptions& options) {
-  if (options.block_size) return options.block_size;
-  return options.encoding == kCodedBlocks ? kDefaultCodedBlockSize : kDefaultZstdBlockSize;
-}
 
 struct WriteReport {
   uint64_t file_size = 0;
@@ -56,7 +31,7 @@ struct WriteReport {
 // temporary name (AtomicFile), synced, opened and checked as a reader would, and only then
 // renamed into place, so an interrupted write or a full disk never leaves a truncated file that
 // looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks
-// (0: all cores, solver/rules/thread_count.h); the bytes do not depend on their number.
+// (0: all cores, solver/util/thread_count.h); the bytes do not depend on their number.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, std::span<const int8_t> values,
                                        const WriteOptions& options = {}, int threads = 0);

@@ -11,7 +11,7 @@
 //   64      4     houses per side h
 //   68      4     seeds on the board s
 //   72      8     position count C(s+2h-1, 2h-1)
-//   80      4     value encoding (kZigzagBytes or kPlainBytes; version 2: kCodedBlocks)
+//   80      4     value encoding (kZstdBlocks or kPlainBytes; version 2: kCodedBlocks)
 //   84      4     block size: positions per block
 //   88      8     block count
 //   96      8     index offset        (zstd: block_count + 1 offsets of blocks, relative to data;
@@ -63,7 +63,7 @@ inline constexpr uint32_t kHeaderSize = 256;
 inline constexpr size_t kNameSize = 48;
 // Values are -s..s, most of them near 0: a zigzag byte (0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4) keeps
 // small magnitudes in few symbols whatever their sign, which zstd's entropy stage rewards.
-inline constexpr uint32_t kZigzagBytes = 1;
+inline constexpr uint32_t kZstdBlocks = 1;
 // Values stored as they are, one signed byte per position, uncompressed, with a checksum per
 // block of kPlainBlockSize values. Why plain: a probe of a compressed layer decompresses a block
 // (~4-6 us) into memory that must be faulted in, which dominates a whole-game solve that probes
@@ -80,7 +80,7 @@ inline constexpr uint32_t kUncheckedPlainBytes = 2;
 inline constexpr uint32_t kPlainBlockSize = 4096;
 
 // Format version 2: kCodedBlocks. A version 1 reader refuses these files by their version.
-inline constexpr uint32_t kFormatVersion2 = 2;
+inline constexpr uint32_t kCodedFormatVersion = 2;
 // Values coded with a per-layer canonical Huffman code in context of the previous value
 // (value_code.h), in small blocks with a sparse index of groups (CodedGroup): a probe checks its
 // group once, reads one index entry and decodes at most one block's values.

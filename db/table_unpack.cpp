@@ -4,8 +4,8 @@
 
 #include "db/file_io.h"
 #include "db/table_set.h"
-#include "solver/rules/stopwatch.h"
 #include "solver/tables/table_index.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala::db {
 

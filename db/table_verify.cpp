@@ -8,11 +8,11 @@
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "solver/rules/moves.h"
-#include "solver/rules/thread_count.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala::db {
 

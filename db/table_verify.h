@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules/expected.h"
 #include "solver/tables/layer_progress.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 
@@ -41,7 +41,7 @@ struct VerifyReport {
 Expected<uint64_t> verify_memory_needed(const std::string& table_dir);
 
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
-// mismatches. Runs on `threads` threads (0: all cores, solver/rules/thread_count.h). Refused up
+// mismatches. Runs on `threads` threads (0: all cores, solver/util/thread_count.h). Refused up
 // front, before any value is read, when it needs more than `memory_room` bytes
 // (verify_memory_needed; 0: no bound): each layer's declared size fitting the machine on its own
 // is not enough, since they are all held together.

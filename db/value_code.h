@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala::db {
 

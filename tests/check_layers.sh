@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Checks the include rules between the layers (README, "Folders, lowest layer first"):
 #
-#   solver/rules/    includes nothing else of the project
-#   solver/tables/   includes only solver/rules/ (and itself)
-#   solver/search/   includes solver/rules/ and solver/tables/, never db/ and never the builder
+#   solver/util/     includes nothing else of the project: the small utilities every layer uses
+#   solver/rules/    includes only solver/util/ (and itself)
+#   solver/tables/   includes only solver/util/ and solver/rules/ (and itself)
+#   solver/search/   includes solver/util/, solver/rules/ and solver/tables/, never db/ and never
+#                    the builder
 #                    (solver/tables/retrograde.h and the rules of its phases,
 #                    solver/tables/retrograde_phases.h: solver/tables/retrograde*.h)
-#   db/              includes solver/rules/ and solver/tables/, never solver/search/; only the
-#                    builds, db/table_build* (one machine, and distributed over MPI), include the
-#                    builder
+#   db/              includes solver/util/, solver/rules/ and solver/tables/, never solver/search/;
+#                    only the builds, db/table_build* (one machine, and distributed over MPI),
+#                    include the builder
 #   tools/service/   solver/ and db/ (and itself): what every door asks, answered once
 #   tools/match/     solver/, db/, tools/service/ (and itself): engines as child processes and
 #                    the match runner
@@ -37,10 +39,11 @@ check_tree() {
       case "$target" in solver/* | db/* | tools/* | tests/*) ;; *) continue ;; esac
       local allowed=""
       case "$layer" in
-        solver/rules) allowed="solver/rules/" ;;
-        solver/tables) allowed="solver/rules/ solver/tables/" ;;
-        solver/search) allowed="solver/rules/ solver/tables/ solver/search/" ;;
-        db) allowed="solver/rules/ solver/tables/ db/" ;;
+        solver/util) allowed="solver/util/" ;;
+        solver/rules) allowed="solver/util/ solver/rules/" ;;
+        solver/tables) allowed="solver/util/ solver/rules/ solver/tables/" ;;
+        solver/search) allowed="solver/util/ solver/rules/ solver/tables/ solver/search/" ;;
+        db) allowed="solver/util/ solver/rules/ solver/tables/ db/" ;;
         tools/service) allowed="solver/ db/ tools/service/" ;;
         tools/match) allowed="solver/ db/ tools/service/ tools/match/" ;;
         tools/command_line) allowed="solver/ db/ tools/service/ tools/command_line/" ;;
@@ -76,8 +79,8 @@ check_tree() {
 if [[ "${1:-}" == --self-test ]]; then
   scratch="$(mktemp -d)"
   trap 'rm -rf "$scratch"' EXIT
-  mkdir -p "$scratch/solver/rules" "$scratch/solver/search" "$scratch/solver/tables" "$scratch/db" \
-    "$scratch/tools/service" "$scratch/tools/command_line" "$scratch/tools/cli" \
+  mkdir -p "$scratch/solver/util" "$scratch/solver/rules" "$scratch/solver/search" \
+    "$scratch/solver/tables" "$scratch/db" "$scratch/tools/service" "$scratch/tools/command_line" "$scratch/tools/cli" \
     "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python" "$scratch/tools/match"
   touch "$scratch/tools/match/r.h" "$scratch/tools/service/s.h" "$scratch/tools/command_line/c.h" "$scratch/tools/cli/k.h" \
     "$scratch/tools/http/h.h" "$scratch/tools/engine/e.h" "$scratch/tools/python/p.h"
@@ -88,13 +91,18 @@ if [[ "${1:-}" == --self-test ]]; then
   printf '#include "tools/service/s.h"\n' >"$scratch/tools/match/ok.cpp"
   printf '#include "tools/cli/k.h"\n#include "tools/http/h.h"\n' >"$scratch/tools/mancala_command.cpp"
   printf '#include "solver/rules/a.h"\n#include "solver/search/ok.cpp"\n' >"$scratch/solver/search/ok.cpp"
-  touch "$scratch/solver/rules/a.h" "$scratch/solver/tables/retrograde.h" \
-    "$scratch/solver/tables/retrograde_phases.h"
+  # Every layer on the utilities.
+  printf '#include "solver/util/u.h"\n' >"$scratch/solver/rules/ok.cpp"
+  printf '#include "solver/util/u.h"\n' >"$scratch/db/ok.cpp"
+  touch "$scratch/solver/util/u.h" "$scratch/solver/rules/a.h" \
+    "$scratch/solver/tables/retrograde.h" "$scratch/solver/tables/retrograde_phases.h"
   # The builds may include the builder and its phases.
   printf '#include "solver/tables/retrograde.h"\n' >"$scratch/db/table_build.cpp"
   printf '#include "solver/tables/retrograde_phases.h"\n' >"$scratch/db/table_build_mpi.cpp"
   check_tree "$scratch" >/dev/null || { echo "self-test: a clean tree was refused"; exit 1; }
-  for bad in 'solver/rules/b.h:#include "solver/search/ok.cpp"' \
+  for bad in 'solver/util/v.h:#include "solver/rules/a.h"' \
+    'solver/util/w.cpp:#include "db/ok.cpp"' \
+    'solver/rules/b.h:#include "solver/search/ok.cpp"' \
     'db/c.cpp:#include "solver/search/ok.cpp"' \
     'solver/search/d.cpp:#include "solver/tables/retrograde.h"' \
     'solver/search/f.cpp:#include "solver/tables/retrograde_phases.h"' \

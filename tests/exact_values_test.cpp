@@ -4,11 +4,11 @@
 
 #include <optional>
 
-#include "solver/rules/random.h"
 #include "solver/search/search_budget.h"
 #include "solver/tables/built_tables.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
+#include "solver/util/random.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.

@@ -10,8 +10,8 @@
 
 #include "solver/rules/moves.h"
 #include "solver/rules/position.h"
-#include "solver/rules/random.h"
 #include "solver/rules/rules.h"
+#include "solver/util/random.h"
 
 namespace mancala::testing_helpers {
 

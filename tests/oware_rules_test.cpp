@@ -12,8 +12,8 @@
 #include "solver/rules/game.h"
 #include "solver/rules/moves.h"
 #include "solver/rules/position.h"
-#include "solver/rules/random.h"
 #include "solver/rules/rules.h"
+#include "solver/util/random.h"
 #include "tests/long_games.h"
 #include "tests/rules_test_helpers.h"
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "solver/rules/game.h"
-#include "solver/rules/random.h"
 #include "solver/rules/record.h"
+#include "solver/util/random.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::property_test {

@@ -5,10 +5,10 @@
 #include <map>
 #include <string>
 
-#include "solver/rules/random.h"
 #include "solver/search/search.h"
 #include "solver/tables/built_tables.h"
 #include "solver/tables/retrograde.h"
+#include "solver/util/random.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.

@@ -41,7 +41,7 @@
 #include "tests/scratch_directory.h"
 #include "tools/http/web_server.h"
 
-namespace mancala::web {
+namespace mancala::http {
 namespace {
 
 namespace fs = std::filesystem;
@@ -1426,4 +1426,4 @@ TEST_F(ServeApi, AMethodTheRouteDoesNotTakeIs405WhateverItsLengthHeaders) {
 }
 
 }  // namespace
-}  // namespace mancala::web
+}  // namespace mancala::http

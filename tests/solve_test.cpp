@@ -12,10 +12,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "solver/rules/random.h"
 #include "solver/search/solve.h"
 #include "solver/tables/built_tables.h"
 #include "solver/tables/retrograde.h"
+#include "solver/util/random.h"
 #include "tests/test_positions.h"
 
 // A namespace per file: the suite is compiled in unity batches.

@@ -206,7 +206,7 @@ TEST_F(CodedTables, BuildWritesFormatVersion2AndProbesGiveTheZstdFilesValues) {
   const fs::path coded_dir = dir_;
   dir_ = testing_helpers::fresh_test_directory("mancala_coded_zstd");
   WriteOptions zstd;
-  zstd.encoding = kZigzagBytes;
+  zstd.encoding = kZstdBlocks;
   build("kalah", 9, zstd);
   for (int s = 0; s <= 9; ++s) {
     Expected<std::shared_ptr<const TableFile>> v1 = TableFile::open(layer_path("kalah-6", s));
@@ -214,7 +214,7 @@ TEST_F(CodedTables, BuildWritesFormatVersion2AndProbesGiveTheZstdFilesValues) {
         TableFile::open((coded_dir / "kalah-6" / layer_file_name(s)).string());
     ASSERT_TRUE(v1.ok() && v2.ok()) << (v1.ok() ? v2.error() : v1.error());
     EXPECT_EQ((*v1)->header().version, kFormatVersion);
-    EXPECT_EQ((*v2)->header().version, kFormatVersion2);
+    EXPECT_EQ((*v2)->header().version, kCodedFormatVersion);
     EXPECT_EQ((*v2)->encoding(), kCodedBlocks);
     EXPECT_EQ((*v2)->block_size(), kDefaultCodedBlockSize);
     const std::vector<int8_t> values = *(*v1)->read_all();
@@ -344,7 +344,7 @@ TEST_F(CodedTables, EncodingAndVersionMustAgree) {
 
 TEST_F(CodedTables, ConvertRewritesEveryLayerBetweenTheEncodingsWithTheSameValues) {
   WriteOptions zstd;
-  zstd.encoding = kZigzagBytes;
+  zstd.encoding = kZstdBlocks;
   build("oware", 8, zstd);
   const std::string zstd_layer = read_bytes(layer_path("oware-abapa", 8));
   std::vector<std::vector<int8_t>> before;
@@ -375,7 +375,7 @@ TEST_F(CodedTables, ConvertRewritesEveryLayerBetweenTheEncodingsWithTheSameValue
   ASSERT_TRUE(convert_tables(to_zstd, {}, {}).ok());
   Expected<std::shared_ptr<const TableFile>> back = TableFile::open(layer_path("oware-abapa", 8));
   ASSERT_TRUE(back.ok()) << back.error();
-  EXPECT_EQ((*back)->encoding(), kZigzagBytes);
+  EXPECT_EQ((*back)->encoding(), kZstdBlocks);
   EXPECT_EQ(*(*back)->read_all(), before[8]);
   EXPECT_TRUE(read_bytes(layer_path("oware-abapa", 8)) == zstd_layer);
 }

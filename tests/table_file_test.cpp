@@ -291,7 +291,7 @@ TEST_F(TableFiles, AFileHoldsTheValuesItWasWrittenFromAndNoOthers) {
   changed[values.size() / 2] = static_cast<int8_t>(values[values.size() / 2] == 8 ? 7 : 8);
   WriteOptions plain, zstd;
   plain.plain = true;
-  zstd.encoding = kZigzagBytes;
+  zstd.encoding = kZstdBlocks;
   for (const auto& [name, options] :
        {std::pair{"coded", WriteOptions{}}, std::pair{"plain", plain}, std::pair{"zstd", zstd}}) {
     const std::string path = (dir_ / (std::string(name) + ".mtb")).string();
@@ -390,9 +390,8 @@ TEST_F(TableFiles, MissingLayerIsAnExplicitFailure) {
 }
 
 TEST_F(TableFiles, CorruptBlockIsAnErrorNotAValue) {
-  build(
-      "kalah", 7,
-      {.encoding = kZigzagBytes, .block_size = 512, .compression_level = 3, .dictionary_size = 0});
+  build("kalah", 7,
+        {.encoding = kZstdBlocks, .block_size = 512, .compression_level = 3, .dictionary_size = 0});
   const std::string path = layer_path("kalah-6", 7);
   std::string bytes = read_bytes(path);
   bytes[bytes.size() - 3] ^= 0x55;  // inside the last block (its zstd checksum)
@@ -512,9 +511,8 @@ TEST_F(TableFiles, BuildEndedByAProgressExceptionKeepsEveryFinishedLayer) {
 // ------------------------------------------------------------------ plain files
 
 TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
-  build(
-      "kalah", 7,
-      {.encoding = kZigzagBytes, .block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  build("kalah", 7,
+        {.encoding = kZstdBlocks, .block_size = 256, .compression_level = 3, .dictionary_size = 0});
   for (int s = 0; s <= 7; ++s) {
     write_plain("kalah-6", s, plain_path("kalah-6", s));
     Expected<std::shared_ptr<const TableFile>> zstd = TableFile::open(layer_path("kalah-6", s));
@@ -522,7 +520,7 @@ TEST_F(TableFiles, PlainFileHoldsTheCompressedFilesValues) {
         TableFile::open(plain_path("kalah-6", s), "kalah:6", 6, s);
     ASSERT_TRUE(zstd.ok() && plain.ok()) << plain.error();
     EXPECT_EQ((*plain)->encoding(), kPlainBytes);
-    EXPECT_EQ((*zstd)->encoding(), kZigzagBytes);
+    EXPECT_EQ((*zstd)->encoding(), kZstdBlocks);
     EXPECT_TRUE((*plain)->data_checksum_ok());
     const std::vector<int8_t> values = *(*zstd)->read_all();
     EXPECT_EQ(*(*plain)->read_all(), values);

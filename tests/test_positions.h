@@ -6,8 +6,8 @@
 #include <string>
 
 #include "solver/rules/moves.h"
-#include "solver/rules/random.h"
 #include "solver/search/match.h"
+#include "solver/util/random.h"
 
 namespace mancala {
 

@@ -1,6 +1,6 @@
 #include "solver/rules/game.h"
 
-#include "solver/rules/random.h"
+#include "solver/util/random.h"
 
 namespace mancala {
 

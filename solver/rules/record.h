@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "solver/rules/expected.h"
 #include "solver/rules/game.h"
+#include "solver/util/expected.h"
 
 namespace mancala {
 

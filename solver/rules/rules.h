@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 
 namespace mancala {
 

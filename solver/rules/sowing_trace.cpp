@@ -5,7 +5,7 @@ namespace mancala {
 namespace {
 
 // The board as plain counts, read and written one slot at a time.
-struct Replay {
+struct TracedMove {
   const Rules& rules;
   Position board;
   Side mover;
@@ -167,23 +167,23 @@ struct Replay {
 }  // namespace
 
 MoveTrace trace_move(const Rules& rules, const Position& before, Move move) {
-  Replay replay{rules, before, before.side_to_move, {}};
+  TracedMove traced{rules, before, before.side_to_move, {}};
   const int from = before.house_slot(before.side_to_move, move);
   switch (rules.kind) {
     case GameKind::Kalah:
-      replay.kalah(from);
-      if (!replay.trace.extra_turn) replay.board.side_to_move = opponent(replay.mover);
+      traced.kalah(from);
+      if (!traced.trace.extra_turn) traced.board.side_to_move = opponent(traced.mover);
       break;
     case GameKind::Oware:
-      replay.oware(from);
+      traced.oware(from);
       break;
     case GameKind::Congkak:
-      replay.congkak(from);
+      traced.congkak(from);
       break;
   }
-  if (replay.trace.game_over) replay.trace.extra_turn = false;
-  replay.trace.after = replay.board;
-  return std::move(replay.trace);
+  if (traced.trace.game_over) traced.trace.extra_turn = false;
+  traced.trace.after = traced.board;
+  return std::move(traced.trace);
 }
 
 }  // namespace mancala

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "solver/rules/thread_count.h"
 #include "solver/search/search.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala {
 

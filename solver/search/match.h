@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "solver/rules/game.h"
-#include "solver/rules/random.h"
 #include "solver/search/players.h"
+#include "solver/util/random.h"
 
 namespace mancala {
 
@@ -55,7 +55,7 @@ Opening balanced_opening(const Rules& rules, Random& random, const OpeningOption
 
 // The openings of a match, one per pair of games: opening k comes from a random stream of its own,
 // seeded by `seed` and k, so the result does not depend on the number of threads computing them
-// in parallel (`threads`; 0: all cores, solver/rules/thread_count.h).
+// in parallel (`threads`; 0: all cores, solver/util/thread_count.h).
 std::vector<Opening> match_openings(const Rules& rules, uint64_t seed, int count,
                                     const OpeningOptions& options, int threads = 0);
 

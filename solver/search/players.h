@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "solver/rules/game.h"
-#include "solver/rules/random.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
 #include "solver/tables/exact_values.h"
+#include "solver/util/random.h"
 
 namespace mancala {
 

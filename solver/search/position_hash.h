@@ -16,7 +16,7 @@
 
 #include "solver/rules/moves.h"
 #include "solver/rules/position.h"
-#include "solver/rules/random.h"
+#include "solver/util/random.h"
 
 namespace mancala {
 

@@ -14,9 +14,9 @@
 
 #include <pthread.h>
 
-#include "solver/rules/stopwatch.h"
 #include "solver/search/position_hash.h"
 #include "solver/search/score.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "solver/rules/stopwatch.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala {
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "solver/rules/moves.h"
-#include "solver/rules/stopwatch.h"
-#include "solver/rules/thread_count.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_kalah.h"
 #include "solver/tables/retrograde_phases.h"
+#include "solver/util/stopwatch.h"
+#include "solver/util/thread_count.h"
 
 namespace mancala {
 

@@ -9,9 +9,9 @@
 // same layer.
 #pragma once
 
-#include "solver/rules/expected.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/util/expected.h"
 
 namespace mancala {
 

@@ -22,8 +22,8 @@
 
 namespace {
 
-using mancala::web::ServeOptions;
-using mancala::web::WebServer;
+using mancala::http::ServeOptions;
+using mancala::http::WebServer;
 
 // Writes `request` on a new connection to the server and returns what comes back before the
 // server closes it, or before a read has waited `timeout_ms` for a byte.

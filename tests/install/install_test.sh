@@ -3,8 +3,9 @@
 # staging prefix, then checks that
 #   - the command runs from there and says its version;
 #   - a program outside the tree (tests/install/consumer) builds against the installed headers and
-#     libraries, through find_package(mancala CONFIG) and through pkg-config, including every
-#     installed header; it opens tables built by the installed `mancala db build`, probes a
+#     libraries, through find_package(mancala CONFIG) and through pkg-config, reaching them as
+#     <mancala/...> beside its own db/ and solver/ folders, and compiling every installed header
+#     on its own; it opens tables built by the installed `mancala db build`, probes a
 #     position (the same value as the installed `mancala db query`) and solves Kalah(4,3) = +6;
 #   - every command has a manual page, and `man -l` renders each one;
 #   - the bash completion completes every command and its options as `--help` lists them, and the
@@ -36,6 +37,9 @@ done
 [ -f "$prefix/include/mancala/solver/rules/game.h" ] || fail "the rules' headers are not installed"
 # The builder is not part of the installed library: tables are built with `mancala db build`.
 [ ! -e "$prefix/include/mancala/solver/tables/retrograde.h" ] || fail "the builder's header is installed"
+# Installed, the headers reach each other as <mancala/...>, never by the source tree's paths.
+unspaced="$(grep -rlE '#include "(solver|db|tools|mancala_version)' "$prefix/include/mancala" || true)"
+[ -z "$unspaced" ] || fail "installed headers include the project without <mancala/...>: $unspaced"
 
 tables="$work/tables"
 "$mancala" db build kalah:4:3 --max-seeds 8 --out "$tables" --quiet
@@ -61,7 +65,8 @@ check_consumer "$work/consumer-cmake/consumer" "find_package(mancala)"
 flags="$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs mancala)" ||
   fail "pkg-config --cflags --libs mancala failed"
 # shellcheck disable=SC2086  # pkg-config's flags are separate words
-"${CXX:-c++}" -o "$work/consumer-pkg-config" "$source/tests/install/consumer/consumer.cpp" $flags ||
+"${CXX:-c++}" -o "$work/consumer-pkg-config" "$source/tests/install/consumer/consumer.cpp" \
+  -I"$source/tests/install/consumer" $flags ||
   fail "the consumer does not build with: c++ consumer.cpp $flags"
 check_consumer "$work/consumer-pkg-config" "pkg-config"
 

@@ -8,11 +8,11 @@
 
 #include "solver/rules/moves.h"
 #include "solver/rules/perft.h"
-#include "solver/rules/random.h"
-#include "solver/rules/stopwatch.h"
 #include "solver/search/match.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
+#include "solver/util/random.h"
+#include "solver/util/stopwatch.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/service/json_output.h"

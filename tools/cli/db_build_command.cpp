@@ -1,6 +1,4 @@
 // mancala db build GAME --max-seeds S: a game's endgame tables, layer by layer, resumable.
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,8 +10,8 @@
 
 #include "db/table_build.h"
 #include "db/table_build_mpi.h"
-#include "solver/rules/stopwatch.h"
-#include "solver/rules/thread_count.h"
+#include "solver/util/stopwatch.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/progress.h"
@@ -49,7 +47,7 @@ ParsedBuild parse_build(const BuildOptions& options) {
   request.max_seeds = options.max_seeds;
   request.database_dir = database_directory(options.out);
   request.write.block_size = options.block_size;
-  request.write.encoding = options.encoding == "zstd" ? db::kZigzagBytes : db::kCodedBlocks;
+  request.write.encoding = options.encoding == "zstd" ? db::kZstdBlocks : db::kCodedBlocks;
   if (request.write.encoding == db::kCodedBlocks && options.block_size > db::kMaxCodedBlockSize)
     throw UsageError(fmt::format("--block-size: a coded block holds at most {} positions",
                                  db::kMaxCodedBlockSize));
@@ -95,7 +93,7 @@ void run_distributed_build(const BuildOptions& options, const ParsedBuild& parse
     const int rank = session.rank();
     // By default the ranks on one machine share its cores out between them.
     if (request.threads == 0)
-      request.threads = std::max(1, omp_get_num_procs() / session.ranks_on_this_machine());
+      request.threads = std::max(1, all_cores() / session.ranks_on_this_machine());
     try {
       // Rank 0 prints the table, unless --quiet; the others never print but errors.
       const bool printer = rank == 0 && !options.quiet;

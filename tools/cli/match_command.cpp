@@ -14,9 +14,9 @@
 
 #include "db/file_io.h"
 #include "solver/rules/record.h"
-#include "solver/rules/thread_count.h"
 #include "solver/search/match.h"
 #include "solver/search/sprt.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/command_line/endgame_tables.h"

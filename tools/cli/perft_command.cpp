@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "solver/rules/perft.h"
-#include "solver/rules/stopwatch.h"
+#include "solver/util/stopwatch.h"
 #include "tools/cli/commands.h"
 #include "tools/command_line/cli.h"
 #include "tools/service/json_output.h"

@@ -19,7 +19,7 @@
 //      CommandMode::ParseOnly it parses and checks only, so that option handling can be driven
 //      in-process without running anything (the command-line fuzz target and the tests do).
 //   5. Values go to the library as values: a --threads count travels in the request or the
-//      call that uses it (0: all cores, solver/rules/thread_count.h), never as a setting of the
+//      call that uses it (0: all cores, solver/util/thread_count.h), never as a setting of the
 //      whole process.
 //   6. Every error, CLI11's own parse errors and ours, leaves through run_command_line as
 //      "mancala: error: ..." on standard error (control bytes escaped), with exit status 2 for
@@ -37,9 +37,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "solver/rules/expected.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/util/expected.h"
 #include "tools/service/game_tables.h"
 #include "tools/service/move_text.h"
 #include "tools/service/validation.h"

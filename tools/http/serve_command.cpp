@@ -42,7 +42,7 @@ CLI::Validator host_name() {
       [](std::string& text) { return text.empty() ? std::string("an empty host") : ""; }, "");
 }
 
-void run_serve(web::ServeOptions options) {
+void run_serve(http::ServeOptions options) {
   // Every option was checked by its validator (tools/command_line/cli.h). Table failures are
   // reported at once, once per game, on standard error.
   options.on_probe_failure =
@@ -58,13 +58,13 @@ void run_serve(web::ServeOptions options) {
 
   // The compute threads start with the server: a system that gives no more threads is a failure
   // to report, not an exception that ends the process.
-  std::unique_ptr<web::WebServer> started;
+  std::unique_ptr<http::WebServer> started;
   try {
-    started = std::make_unique<web::WebServer>(options);
+    started = std::make_unique<http::WebServer>(options);
   } catch (const std::system_error& e) {
     throw Failure(fmt::format("cannot start the server's threads: {}", e.what()));
   }
-  web::WebServer& server = *started;
+  http::WebServer& server = *started;
   for (const std::string& warning : server.api().table_warnings()) warn(warning);
   const Expected<int> port = server.bind();
   if (!port) throw Failure(port.error());
@@ -96,7 +96,7 @@ void run_serve(web::ServeOptions options) {
 }  // namespace
 
 void add_serve_command(CLI::App& app) {
-  auto o = std::make_shared<web::ServeOptions>();
+  auto o = std::make_shared<http::ServeOptions>();
   CLI::App* cmd = app.add_subcommand(
       "serve", "The web board and the JSON API (perfect moves from the endgame tables) over HTTP");
   cmd->add_option("--host", o->host,

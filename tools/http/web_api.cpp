@@ -15,7 +15,7 @@
 #include "tools/service/move_text.h"
 #include "tools/service/validation.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 using json_output::move_json;
 
@@ -453,4 +453,4 @@ ApiReply WebApi::read_record(const std::string& body_text) const {
   });
 }
 
-}  // namespace mancala::web
+}  // namespace mancala::http

@@ -18,7 +18,7 @@
 #include "tools/service/catalogue.h"
 #include "tools/service/json_output.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 using Json = json_output::Json;
 
@@ -92,4 +92,4 @@ class WebApi {
   mutable std::atomic<uint64_t> seed_counter_;
 };
 
-}  // namespace mancala::web
+}  // namespace mancala::http

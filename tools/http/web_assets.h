@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-namespace mancala::web {
+namespace mancala::http {
 
 struct WebAsset {
   std::string_view path;  // URL path, e.g. "/app.js"
@@ -16,4 +16,4 @@ struct WebAsset {
 
 std::span<const WebAsset> web_assets();
 
-}  // namespace mancala::web
+}  // namespace mancala::http

@@ -29,11 +29,11 @@
 #include <fmt/core.h>
 #include <microhttpd.h>
 
-#include "solver/rules/thread_count.h"
+#include "solver/util/thread_count.h"
 #include "tools/http/web_assets.h"
 #include "tools/http/work_queue.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 namespace {
 
@@ -954,4 +954,4 @@ uint64_t WebServer::late_requests_cut() const {
   return impl_->late_requests_cut.load();
 }
 
-}  // namespace mancala::web
+}  // namespace mancala::http

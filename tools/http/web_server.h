@@ -36,10 +36,10 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 #include "tools/http/web_api.h"
 
-namespace mancala::web {
+namespace mancala::http {
 
 // The buffer of one connection, which its request line and headers must fit in (the body is
 // taken from it piece by piece, up to `max_body_bytes`).
@@ -51,7 +51,7 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;            // 0: any free port (bind() tells which)
   std::string database_dir;   // empty: the default database directory
-  int threads = 0;            // compute workers; 0: all cores (solver/rules/thread_count.h)
+  int threads = 0;            // compute workers; 0: all cores (solver/util/thread_count.h)
   int http_threads = 4;       // threads answering connections (each waits on many)
   int max_connections = 512;  // open connections answered; beyond, 503
   int queue = 0;              // compute jobs that may wait; 0: 8 per worker
@@ -103,4 +103,4 @@ class WebServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace mancala::web
+}  // namespace mancala::http

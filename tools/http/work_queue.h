@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace mancala::web {
+namespace mancala::http {
 
 class WorkQueue {
  public:
@@ -90,4 +90,4 @@ class WorkQueue {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace mancala::web
+}  // namespace mancala::http

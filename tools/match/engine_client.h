@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/rules/expected.h"
+#include "solver/util/expected.h"
 #include "tools/match/engine_process.h"
 
 namespace mancala::match {

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "solver/rules/position.h"
-#include "solver/rules/stopwatch.h"
 #include "solver/search/players.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala::match {
 

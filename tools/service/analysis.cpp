@@ -4,9 +4,9 @@
 
 #include "db/table_answer.h"
 #include "solver/rules/moves.h"
-#include "solver/rules/stopwatch.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
+#include "solver/util/stopwatch.h"
 
 namespace mancala::service {
 

@@ -9,8 +9,8 @@
 
 #include "db/table_set.h"
 #include "db/table_values.h"
-#include "solver/rules/expected.h"
 #include "solver/rules/rules.h"
+#include "solver/util/expected.h"
 
 namespace mancala::service {
 

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "solver/rules/expected.h"
 #include "solver/rules/game.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/util/expected.h"
 
 namespace mancala::service {
 

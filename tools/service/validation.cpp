@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "db/table_build.h"
-#include "solver/rules/escape.h"
+#include "solver/util/escape.h"
 
 namespace mancala::service {
 

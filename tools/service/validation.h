@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "solver/rules/expected.h"
 #include "solver/rules/rules.h"
+#include "solver/util/expected.h"
 
 namespace mancala::service {
 

@@ -1,18 +1,20 @@
 // A program built against an installed mancala, as a user of the library would write it: it opens
 // a directory of endgame tables, probes a position, and solves Kalah(4,3) with the tables' help.
 // tests/install/install_test.sh builds it twice (CMake's find_package, then pkg-config) and checks
-// what it prints against the installed command.
+// what it prints against the installed command. It has its own db/ and solver/ folders on its
+// include path, whose headers stop the build if mancala's are ever reached without their
+// <mancala/...>.
 //
 // Usage: consumer DATABASE_DIR POSITION   prints "version V", "probe VALUE", "solve VALUE MOVES"
 #include <cstdio>
 #include <string>
 
-#include "db/table_answer.h"
-#include "mancala_version.h"
-#include "solver/rules/position.h"
-#include "solver/rules/rules.h"
-#include "solver/search/solve.h"
-#include "tools/service/game_tables.h"
+#include <mancala/db/table_answer.h>
+#include <mancala/mancala_version.h>
+#include <mancala/solver/rules/position.h>
+#include <mancala/solver/rules/rules.h>
+#include <mancala/solver/search/solve.h>
+#include <mancala/tools/service/game_tables.h>
 
 int main(int argc, char** argv) {
   using namespace mancala;

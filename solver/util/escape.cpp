@@ -1,4 +1,4 @@
-#include "solver/rules/escape.h"
+#include "solver/util/escape.h"
 
 namespace mancala {
 

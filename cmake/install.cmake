@@ -84,6 +84,7 @@ set(mancala_public_headers
   solver/tables/exact_values.h
   solver/tables/table_index.h
   solver/tables/table_rules.h
+  solver/search/evaluation.h
   solver/search/match.h
   solver/search/players.h
   solver/search/position_hash.h
@@ -91,6 +92,8 @@ set(mancala_public_headers
   solver/search/search.h
   solver/search/search_budget.h
   solver/search/solve.h
+  solver/search/sprt.h
+  solver/search/table_conversion.h
   db/mapping_guard.h
   db/table_answer.h
   db/table_file.h

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "solver/search/evaluation.h"
 #include "solver/search/score.h"
 
 namespace mancala {
@@ -12,10 +13,14 @@ namespace {
 // Bound kinds of a table entry.
 constexpr uint8_t kLower = 1, kUpper = 2, kExact = 3;
 
+// Beyond any score in units: the bound of a full window.
+constexpr int kInfiniteUnits = kInfiniteScore * kUnitsPerSeed;
+
 }  // namespace
 
 // One transposition table slot, 16 bytes. Scores are kept without the stores ("future": the
-// score minus the mover's store lead), so that a position reached with other stores still hits.
+// score minus the mover's store lead), so that a position reached with other stores still hits;
+// like every score inside the search they are in units of 1/16 seed (evaluation.h).
 struct Search::Entry {
   uint64_t key = 0;
   int16_t future = 0;
@@ -39,6 +44,7 @@ Search::~Search() = default;
 
 void Search::clear() {
   std::fill(transposition_.begin(), transposition_.end(), Entry{});
+  for (auto& side : history_) side.fill(0);
 }
 
 template <GameKind K>
@@ -47,14 +53,14 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
   if ((nodes_ & 1023) == 0 && budget_.exhausted(nodes_)) aborted_ = true;
   if (aborted_) return {0, false};
   const Side mover = p.side_to_move;
-  const int lead = p.mover_lead();
+  const int lead = p.mover_lead() * kUnitsPerSeed;
 
   MoveList moves;
   generate_moves<K>(rules_, p, moves);
-  if (moves.empty()) return {final_outcome(rules_, p).lead(mover), true};
+  if (moves.empty()) return {final_outcome(rules_, p).lead(mover) * kUnitsPerSeed, true};
   // The root is searched even inside the tables, so that it has a best move.
   if (endgame_ && ply > 0) {
-    if (const std::optional<int> v = endgame_->value(p)) return {lead + *v, true};
+    if (const std::optional<int> v = endgame_->value(p)) return {lead + *v * kUnitsPerSeed, true};
   }
   const uint64_t key = position_hash(p);
   // Oware can cycle: a position already on the current line is worth what the stores hold
@@ -63,7 +69,12 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     for (size_t i = path_.size(); i-- > 0;)
       if (path_[i] == key) return {lead, false};
   }
-  if (depth <= 0) return {lead, false};
+  if (depth <= 0) {
+    if constexpr (K == GameKind::Oware) {
+      if (use_evaluation_) return {lead + oware_evaluation(p), false};
+    }
+    return {lead, false};
+  }
 
   Entry& entry = transposition_[key & transposition_mask_];
   int tt_move = -1;
@@ -82,6 +93,7 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
   struct Child {
     Position position;
     Move move;
+    int gain;
     int order;
   };
   std::array<Child, kMaxHouses> children;
@@ -90,15 +102,20 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     Child& c = children[i];
     c.move = moves[i];
     c.position = apply_move<K>(rules_, p, c.move);
-    c.order = (c.move == tt_move ? 1000 : 0) + 4 * store_gain(p, c.position) +
-              (c.position.side_to_move == mover ? 2 : 0);
+    c.gain = store_gain(p, c.position);
+    c.order =
+        (c.move == tt_move ? 1000 : 0) + 4 * c.gain + (c.position.side_to_move == mover ? 2 : 0);
+    // Oware: among moves of equal gain, the one that cut off most often at this side's turn
+    // (the history heuristic; measured in Oware only, docs/levels.md).
+    if constexpr (K == GameKind::Oware)
+      c.order = c.order * 65536 + std::min(history_[index(mover)][c.move], 65535);
   }
   std::sort(children.begin(), children.begin() + n,
             [](const Child& a, const Child& b) { return a.order > b.order; });
 
   if constexpr (K == GameKind::Oware) path_.push_back(key);
   const int alpha_in = alpha;
-  int best = -kInfiniteScore;
+  int best = -kInfiniteUnits;
   Move best_move = children[0].move;
   bool proven = true;
   for (int i = 0; i < n; ++i) {
@@ -116,8 +133,19 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     if (i == 0) {
       v = child_value(alpha, beta);
     } else {
-      v = child_value(alpha, alpha + 1);  // principal variation search: prove it is no better
-      if (v.score > alpha && v.score < beta) v = child_value(alpha, beta);
+      bool reduced_search_fails_low = false;
+      // Oware: a quiet late move (third or later in order, no gain, no extra turn) is first
+      // searched a ply shallower; only when that does not fail low is it searched in full (late
+      // move reductions; measured in Oware only).
+      if (K == GameKind::Oware && use_reductions_ && i >= 2 && depth >= 6 && c.gain == 0 && !same) {
+        const Value r = negamax<K>(c.position, depth - 4, -alpha - 1, -alpha, ply + 1);
+        reduced_search_fails_low = -r.score <= alpha;
+        if (reduced_search_fails_low) v = Value{-r.score, r.proven};
+      }
+      if (!reduced_search_fails_low) {
+        v = child_value(alpha, alpha + 1);  // principal variation search: prove it is no better
+        if (v.score > alpha && v.score < beta) v = child_value(alpha, beta);
+      }
     }
     if (aborted_) break;
     if (v.score > best) {
@@ -127,6 +155,7 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     if (best > alpha) alpha = best;
     if (alpha >= beta) {
       proven = v.proven;  // a proven refutation proves the lower bound
+      if constexpr (K == GameKind::Oware) history_[index(mover)][c.move] += depth * depth;
       break;
     }
     proven = proven && v.proven;
@@ -161,9 +190,9 @@ int Search::search_depth(const Position& position, int depth, bool* proven) {
   aborted_ = false;
   budget_.start(0, 0);
   path_.clear();
-  const Value v = dispatch(position, 2 * depth, -kInfiniteScore, kInfiniteScore);
+  const Value v = dispatch(position, 2 * depth, -kInfiniteUnits, kInfiniteUnits);
   if (proven) *proven = v.proven;
-  return v.score;
+  return seeds_from_units(v.score);
 }
 
 std::optional<Move> Search::best_exact_move(const Position& p) const {
@@ -205,15 +234,17 @@ SearchResult Search::run(const Position& position, const SearchLimits& limits,
                          const std::function<void(const SearchResult&)>& on_iteration) {
   budget_.start(limits.max_nodes, limits.max_seconds);
   nodes_ = 0;
+  for (auto& side : history_)  // the last move's counts still guide, at half weight
+    for (int& h : side) h /= 2;
   aborted_ = false;
   SearchResult result;
   result.best = generate_moves(rules_, position)[0];
   for (int depth = 1; depth <= limits.max_depth; ++depth) {
     path_.clear();
-    const Value v = dispatch(position, 2 * depth, -kInfiniteScore, kInfiniteScore);
+    const Value v = dispatch(position, 2 * depth, -kInfiniteUnits, kInfiniteUnits);
     if (aborted_) break;
     result.best = root_best_;
-    result.score = v.score;
+    result.score = seeds_from_units(v.score);
     result.proven = v.proven;
     result.depth = depth;
     result.nodes = nodes_;

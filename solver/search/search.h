@@ -1,7 +1,9 @@
 // Game-tree search: negamax alpha-beta with principal variation search, iterative deepening, a
 // fixed-size transposition table and move ordering, for every game. An extra turn keeps the
 // same side to move, so its score is not negated. Scores are final store differences for the
-// side to move (stores included), in seeds.
+// side to move (stores included), in seeds; inside the search, in 1/16 seed (evaluation.h), so
+// that Oware's horizon guess can be finer than a seed. Oware's search also orders moves by their
+// history of cut-offs and reduces quiet late moves (docs/levels.md measures both).
 //
 // Where the endgame tables (an ExactValues source) cover a position, its exact value replaces
 // further search. Scores that rest only on game ends and exact values are "proven"; the
@@ -10,6 +12,7 @@
 // keeps only proven bounds, which is why it has a transposition table of its own.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -60,6 +63,12 @@ class Search {
   // Asks a running search to stop (from another thread).
   void stop() { budget_.request_stop(); }
   uint64_t nodes() const { return nodes_; }
+  // Oware's horizon guess (evaluation.h); off, the horizon is the store difference, as in the
+  // other games (the fitting script's reference, and tests against minimax).
+  void set_evaluation(bool on) { use_evaluation_ = on; }
+  // Oware's late move reductions, which may miss what a full-width search finds; off, a search to
+  // a fixed depth equals minimax to that depth (tests).
+  void set_reductions(bool on) { use_reductions_ = on; }
 
  private:
   struct Entry;
@@ -79,6 +88,11 @@ class Search {
   std::vector<Entry> transposition_;
   uint64_t transposition_mask_ = 0;
   bool use_transposition_ = true;
+  bool use_evaluation_ = true;
+  bool use_reductions_ = true;
+  // Oware's history heuristic: for each side and house, how often (weighted by the depth left
+  // squared) a move from it cut the search off; halved at each run.
+  std::array<std::array<int, kMaxHouses>, 2> history_{};
   uint64_t nodes_ = 0;
   SearchBudget budget_;
   bool aborted_ = false;

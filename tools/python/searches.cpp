@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/rules/game.h"
+#include "solver/search/evaluation.h"
 #include "solver/search/players.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
@@ -74,10 +75,13 @@ struct SearchResultObject {
 
 class SearchObject {
  public:
-  SearchObject(const Rules& rules, size_t megabytes, std::shared_ptr<TablesObject> tables)
+  SearchObject(const Rules& rules, size_t megabytes, std::shared_ptr<TablesObject> tables,
+               bool evaluation)
       : tables_(std::move(tables)),
         search_(std::make_unique<Search>(rules, megabytes_argument(megabytes),
-                                         exact_values(tables_, rules))) {}
+                                         exact_values(tables_, rules))) {
+    search_->set_evaluation(evaluation);
+  }
 
   SearchResultObject run(py::handle position, std::optional<int> depth,
                          std::optional<uint64_t> nodes, std::optional<double> seconds) {
@@ -364,16 +368,19 @@ void add_searches(py::module_& m) {
 
   py::class_<SearchObject>(m, "Search", R"doc(
 The heuristic search: PVS alpha-beta with iterative deepening and a transposition table, scoring
-the horizon by the store difference; with `tables`, positions inside the endgame tables are scored
-exactly. A Search keeps its transposition table between runs (clear() empties it). One thread at a
-time may run it; stop() may be called from any thread.)doc")
-      .def(py::init([](py::handle game, size_t hash_mb, std::shared_ptr<TablesObject> tables) {
-             return std::make_unique<SearchObject>(rules_argument(game), hash_mb,
-                                                   std::move(tables));
+the horizon by the store difference (in Oware, with `evaluation`, also by how the seeds lie:
+oware_features); with `tables`, positions inside the endgame tables are scored exactly. A Search
+keeps its transposition table between runs (clear() empties it). One thread at a time may run it;
+stop() may be called from any thread.)doc")
+      .def(py::init([](py::handle game, size_t hash_mb, std::shared_ptr<TablesObject> tables,
+                       bool evaluation) {
+             return std::make_unique<SearchObject>(rules_argument(game), hash_mb, std::move(tables),
+                                                   evaluation);
            }),
            py::arg("game"), py::arg("hash_mb") = 16, py::arg("tables") = nullptr,
+           py::arg("evaluation") = true,
            "A search of `game` with a transposition table of `hash_mb` megabytes and, optionally, "
-           "a Tables object.")
+           "a Tables object; evaluation=False scores the Oware horizon by the stores alone.")
       .def_property_readonly("game", &SearchObject::rules)
       .def("run", &SearchObject::run, py::arg("position"), py::arg("depth") = py::none(),
            py::arg("nodes") = py::none(), py::arg("seconds") = py::none(),
@@ -383,6 +390,23 @@ time may run it; stop() may be called from any thread.)doc")
       .def("stop", &SearchObject::stop,
            "Asks a running search (in another thread) to stop; it returns what it has.")
       .def("clear", &SearchObject::clear, "Empties the transposition table.");
+
+  m.def(
+      "oware_features",
+      [](py::handle game, py::handle position) {
+        const Rules rules = rules_argument(game);
+        if (rules.kind != GameKind::Oware)
+          throw py::value_error("oware_features takes an Oware game");
+        const Position p = position_argument(rules, position);
+        const OwareFeatures mine = oware_features(p, p.side_to_move);
+        const OwareFeatures theirs = oware_features(p, opponent(p.side_to_move));
+        std::vector<int> difference;
+        for (size_t i = 0; i < mine.size(); ++i) difference.push_back(mine[i] - theirs[i]);
+        return difference;
+      },
+      py::arg("game"), py::arg("position"),
+      "The features of Oware's evaluation (empty houses, houses of 1-2 seeds, houses of 12 or "
+      "more, seeds on the row), the side to move's count minus the opponent's.");
 
   py::class_<TablesBuiltObject>(m, "TablesBuilt",
                                 "The endgame tables a solve built in memory before it searched.")

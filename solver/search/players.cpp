@@ -86,6 +86,15 @@ bool Player::choose_exact(const Game& game, Move& move, Thinking* thinking) {
   return true;
 }
 
+bool Player::solver_may_prove(const Position& p) const {
+  // Oware's middle game cycles and lasts long: the solver proves nothing there in a move's time,
+  // and its third of the budget played better as search (SPRT, docs/levels.md). Near the tables
+  // it still proves moves.
+  if (rules_.kind != GameKind::Oware) return true;
+  const int covered = options_.endgame ? options_.endgame->max_seeds() : 0;
+  return p.seeds_on_board() <= covered + kOwareSolverReach;
+}
+
 void Player::stop() {
   stop_requested_ = true;
   // The search and the solver are made with the player and live as long as it does.
@@ -136,8 +145,8 @@ Move Player::choose(const Game& game, const MoveLimits& limits, Thinking* thinki
   } else if (limits.max_depth > 0) {
     search_limits.max_depth = limits.max_depth;
   }
-  const bool solver_phase =
-      solver_ && limits.solver_share && (limits.seconds > 0 || limits.nodes > 0);
+  const bool solver_phase = solver_ && limits.solver_share &&
+                            (limits.seconds > 0 || limits.nodes > 0) && solver_may_prove(p);
   const ProShares pro = pro_shares(limits.seconds, limits.nodes);
   search_limits.max_seconds = solver_phase ? pro.search_seconds : limits.seconds;
   search_limits.max_nodes = solver_phase ? pro.search_nodes : limits.nodes;

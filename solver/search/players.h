@@ -11,7 +11,9 @@
 //                  share the seeds (table_conversion.h); outside, the search stops wherever a line
 //                  enters them, and when the search has not proven its score the whole-game solver
 //                  tries to, with half that budget again: a move it proves best replaces a searched
-//                  one that is not
+//                  one that is not (in Oware only within kOwareSolverReach seeds of the tables;
+//                  beyond, the search has the whole budget)
+// Levels 3 to 6 score Oware's horizon with its evaluation (evaluation.h).
 #pragma once
 
 #include <atomic>
@@ -54,6 +56,9 @@ struct ProShares {
   uint64_t solve_nodes = 0;
 };
 ProShares pro_shares(double seconds, uint64_t nodes);
+
+// Oware: Pro's solver runs only within this many seeds above what the endgame tables cover.
+inline constexpr int kOwareSolverReach = 6;
 
 struct PlayerOptions {
   int level = 2;
@@ -121,6 +126,8 @@ class Player {
   // Level 6 inside the tables: a move of the best exact value that realises it, given the game's
   // history (converting_moves); false when the position is outside.
   bool choose_exact(const Game& game, Move& move, Thinking* thinking);
+  // Pro: is the whole-game solver worth its share of the budget here?
+  bool solver_may_prove(const Position& p) const;
 
   Rules rules_;
   PlayerOptions options_;

@@ -1313,7 +1313,6 @@ TEST(ServeLimits, AComputationWhoseClientLeftWhileItWaitedIsNotStarted) {
            "\r\n\r\n" + body;
   }();
   const uint64_t abandoned_before = one_worker.server().abandoned_computations();
-  const auto start = std::chrono::steady_clock::now();
   const int thinking = raw_connection(one_worker.port());  // kept: its move is answered
   ASSERT_TRUE(send_all(thinking, move_request));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -1325,14 +1324,13 @@ TEST(ServeLimits, AComputationWhoseClientLeftWhileItWaitedIsNotStarted) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   for (int fd : gone) ::close(fd);
   const auto r = one_worker.client()->Get("/api/v1/analyse?game=kalah&time=0.2");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
-  // The kept move (1 s) and the analysis (0.2 s); not four more seconds for nobody.
-  EXPECT_LT(seconds, 2.8);
   EXPECT_EQ(read_reply(thinking).status, 200);
   ::close(thinking);
+  // The four moves whose clients left were dropped unstarted: the analysis waited for the kept
+  // move (1 s) alone, not four more seconds of thinking for nobody. (Counted, not timed: on a
+  // loaded machine a time bound says little.)
   EXPECT_EQ(one_worker.server().abandoned_computations(), abandoned_before + 4);
 }
 

@@ -13,6 +13,9 @@ namespace {
 // Bound kinds of a table entry.
 constexpr uint8_t kLower = 1, kUpper = 2, kExact = 3;
 
+// Where a history count stops growing (move ordering reads at most 65535 of it).
+constexpr int kHistoryCap = 1 << 20;
+
 // Beyond any score in units: the bound of a full window.
 constexpr int kInfiniteUnits = kInfiniteScore * kUnitsPerSeed;
 
@@ -155,7 +158,11 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
     if (best > alpha) alpha = best;
     if (alpha >= beta) {
       proven = v.proven;  // a proven refutation proves the lower bound
-      if constexpr (K == GameKind::Oware) history_[index(mover)][c.move] += depth * depth;
+      if constexpr (K == GameKind::Oware) {
+        // Saturating: an infinite analysis makes millions of cut-offs.
+        int& h = history_[index(mover)][c.move];
+        h = std::min(h + depth * depth, kHistoryCap);
+      }
       break;
     }
     proven = proven && v.proven;

@@ -37,6 +37,7 @@
 
 #include "db/table_build.h"
 #include "solver/rules/game.h"
+#include "solver/util/stopwatch.h"
 #include "tests/long_games.h"
 #include "tests/scratch_directory.h"
 #include "tools/http/web_server.h"
@@ -642,6 +643,23 @@ std::string host_header(int port) {
   return "Host: 127.0.0.1:" + std::to_string(port) + "\r\n";
 }
 
+// A raw request POSTing a JSON body, for a connection the test will close under the server.
+std::string json_post_request(int port, const std::string& path, const std::string& body) {
+  return "POST " + path + " HTTP/1.1\r\n" + host_header(port) +
+         "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body;
+}
+
+// Waits (5 s at most) for the server to give up a computation whose client left; the seconds it
+// took.
+double seconds_until_abandoned(RunningServer& server, uint64_t abandoned_before) {
+  const auto start = std::chrono::steady_clock::now();
+  while (server.server().abandoned_computations() == abandoned_before &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return seconds_since(start);
+}
+
 // The peak resident memory of this process (VmHWM), in kB.
 long peak_memory_kb() {
   std::ifstream status("/proc/self/status");
@@ -1186,12 +1204,7 @@ TEST_F(ServeApi, AnAnalysisWhoseClientHasGoneEndsEarly) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ::close(fd);
   // Six moves share 3 s: the analysis stops before its next move, about half a second on.
-  const auto start = std::chrono::steady_clock::now();
-  while (one_worker.server().abandoned_computations() == before &&
-         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const double waited =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double waited = seconds_until_abandoned(one_worker, before);
   EXPECT_EQ(one_worker.server().abandoned_computations(), before + 1);
   EXPECT_LT(waited, 2.0) << "the abandoned analysis ran on";
   // The pool is free: the next analysis is answered, whole.
@@ -1244,17 +1257,10 @@ TEST(ServeLimits, AComputerMoveWhoseClientHasGoneStopsThinking) {
   const uint64_t before = one_worker.server().abandoned_computations();
   const std::string body = R"({"game": "kalah", "level": 6})";
   const int fd = raw_connection(one_worker.port());
-  ASSERT_TRUE(send_all(fd, "POST /api/v1/move HTTP/1.1\r\n" + host_header(one_worker.port()) +
-                               "Content-Type: application/json\r\nContent-Length: " +
-                               std::to_string(body.size()) + "\r\n\r\n" + body));
+  ASSERT_TRUE(send_all(fd, json_post_request(one_worker.port(), "/api/v1/move", body)));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ::close(fd);
-  const auto start = std::chrono::steady_clock::now();
-  while (one_worker.server().abandoned_computations() == before &&
-         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const double waited =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double waited = seconds_until_abandoned(one_worker, before);
   EXPECT_EQ(one_worker.server().abandoned_computations(), before + 1);
   EXPECT_LT(waited, 1.5) << "the move thought on for nobody";
 }
@@ -1306,12 +1312,8 @@ TEST(ServeLimits, AComputationWhoseClientLeftWhileItWaitedIsNotStarted) {
   o.queue = 8;
   o.limits.move_seconds = 1;
   RunningServer one_worker(o);
-  const std::string move_request = [&] {
-    const std::string body = R"({"game": "kalah", "level": 5})";
-    return "POST /api/v1/move HTTP/1.1\r\n" + host_header(one_worker.port()) +
-           "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-           "\r\n\r\n" + body;
-  }();
+  const std::string move_request =
+      json_post_request(one_worker.port(), "/api/v1/move", R"({"game": "kalah", "level": 5})");
   const uint64_t abandoned_before = one_worker.server().abandoned_computations();
   const int thinking = raw_connection(one_worker.port());  // kept: its move is answered
   ASSERT_TRUE(send_all(thinking, move_request));

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "solver/util/stopwatch.h"
+
 namespace mancala::match {
 
 namespace {
@@ -18,10 +20,6 @@ std::string first_word(const std::string& line, std::string* rest = nullptr) {
     *rest = start == std::string::npos ? "" : rest->substr(start);
   }
   return word;
-}
-
-double seconds_since(SteadyClock::time_point start) {
-  return std::chrono::duration<double>(SteadyClock::now() - start).count();
 }
 
 }  // namespace

@@ -4,11 +4,11 @@ import {api} from './api.js';
 import {BoardView} from './board.js';
 import {LANGUAGES, currentLanguage, list, preferredLanguage, setLanguage, t,
         translatePage} from './i18n.js';
+import {keepGame as keepGameOnDevice, keepPuzzleRecord, keepSetup, keptGame, keptSetup,
+        puzzleRecord} from './storage.js';
+import {effectText, errorMessage, formatNumber, outcomeText, signed, sourceText, tidy,
+        today} from './words.js';
 
-const SETUP_KEY = 'mancala.setup';
-// The game being played, kept on the device after every move: a reload, or a phone that drops the
-// tab, finds it again (GAME string, start, moves, opponent and side: the server replays the rest).
-const GAME_KEY = 'mancala.game';
 const ANALYSIS_SECONDS = 2;
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 // A phone held upright gets the board turned a quarter (board.js).
@@ -144,109 +144,13 @@ function seedsOnBoard(positionString, houses) {
 
 // Kept after every change of the moves (not on every render).
 function keepGame() {
-  try {
-    localStorage.setItem(GAME_KEY, JSON.stringify({
-      game: state.game, start: state.start, moves: state.moves, opponent: state.opponent,
-      computerSide: state.computerSide,
-    }));
-  } catch {
-    // Not kept: private browsing, or storage full.
-  }
-}
-
-// ---------------------------------------------------------------- what storage gives back
-// Every entry read back from localStorage is checked whole before it is used: one that another
-// version of the page wrote, or that was edited by hand, is dropped (removed), never trusted
-// (a puzzle record of {"answered": "x"} broke the daily puzzle).
-
-function isPlainObject(value) {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isShortText(value, most = 200) {
-  return typeof value === 'string' && value.length <= most;
-}
-
-// The entry under `key` when `valid` accepts it; else null, a bad entry removed.
-function storedEntry(key, valid) {
-  try {
-    const text = localStorage.getItem(key);
-    if (text === null) return null;
-    let kept;
-    try {
-      kept = JSON.parse(text);
-    } catch {
-      kept = undefined;
-    }
-    if (kept !== undefined && valid(kept)) return kept;
-    localStorage.removeItem(key);
-  } catch {
-    // Storage is off (private browsing): nothing kept.
-  }
-  return null;
-}
-
-const OPPONENTS = ['human', '1', '2', '3', '4', '5', '6'];
-
-function validKeptGame(kept) {
-  return isPlainObject(kept) && isShortText(kept.game) &&
-         (kept.start === undefined || kept.start === null || isShortText(kept.start)) &&
-         Array.isArray(kept.moves) &&
-         kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m)) &&
-         (kept.opponent === undefined || OPPONENTS.includes(kept.opponent)) &&
-         [undefined, null, 'South', 'North'].includes(kept.computerSide);
-}
-
-function validPuzzleRecord(kept) {
-  return isPlainObject(kept) && Number.isSafeInteger(kept.streak) && kept.streak >= 0 &&
-         typeof kept.last === 'string' && (kept.last === '' || /^\d{4}-\d{2}-\d{2}$/.test(kept.last)) &&
-         isPlainObject(kept.answered) &&
-         Object.entries(kept.answered).every(([key, right]) => isShortText(key) &&
-                                                                 typeof right === 'boolean');
-}
-
-function validSetup(kept) {
-  return isPlainObject(kept) && isShortText(kept.kind, 40) && Number.isSafeInteger(kept.houses) &&
-         Number.isSafeInteger(kept.seeds) && isShortText(kept.variant, 40) &&
-         OPPONENTS.includes(kept.opponent) && ['me', 'computer'].includes(kept.first);
-}
-
-function keptGame() {
-  return storedEntry(GAME_KEY, validKeptGame);
+  keepGameOnDevice({game: state.game, start: state.start, moves: state.moves,
+                    opponent: state.opponent, computerSide: state.computerSide});
 }
 
 function countsOf(view) {
   const b = view.board;
   return [...b.south, ...b.north, b.south_store, b.north_store];
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-// A result in words, for "you" (`you`: the verb agrees) or a named player.
-function outcomeText(score, you) {
-  const set = you ? 'outcomeYou' : 'outcome';
-  if (score > 0) return t(`${set}.win`, {count: score});
-  if (score < 0) return t(`${set}.loss`, {count: -score});
-  return t(`${set}.draw`);
-}
-
-function today() {
-  const d = new Date();
-  const two = (n) => String(n).padStart(2, '0');
-  return {dots: `${d.getFullYear()}.${two(d.getMonth() + 1)}.${two(d.getDate())}`,
-          dashes: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`};
-}
-
-// An error in the page's language, by its kind; the server's own words (the command line's, in
-// English) go on a line of their own, marked as English, for those who can use them.
-function errorMessage(error) {
-  const status = error ? error.status : -1;
-  const key = status === 503 ? 'app.busy' : status === 0 ? 'app.offline'
-            : status === 400 ? 'app.refused' : status === 404 ? 'app.notFound'
-            : status >= 500 ? 'app.serverError' : 'app.failed';
-  return {text: t(key), detail: status === 503 || !error ? '' : error.message};
 }
 
 function showError(error) {
@@ -284,29 +188,6 @@ function announce(text) {
   // A change of text is what is announced: cleared first, so that the same words said twice
   // in a row are said again.
   requestAnimationFrame(() => { region.textContent = text; });
-}
-
-// A sentence with an empty part ({effect} of a move that does nothing special): no empty
-// isolate marks, no double spaces.
-function tidy(text) {
-  return text.replaceAll('\u2068\u2069', '').replace(/ {2,}/g, ' ').trim();
-}
-
-// What a move does, in words: an extra turn, a capture (empty for neither).
-function effectText(move) {
-  if (!move) return '';
-  const parts = [];
-  if (move.extra_turn) parts.push(t('effect.extraTurn'));
-  if (move.captured > 0) parts.push(t('effect.capture', {count: move.captured}));
-  if (move.game_over) parts.push(t('effect.ends'));
-  return parts.join(' ');
-}
-
-// Where a value comes from: the tables, the solver, or a search's estimate.
-function sourceText(provenance, depth) {
-  if (provenance === 'tables') return t('source.tables');
-  if (provenance === 'proven') return t('source.proven');
-  return depth ? t('source.estimateDepth', {depth}) : t('source.estimate');
 }
 
 // ---------------------------------------------------------------- drawing
@@ -503,11 +384,6 @@ function renderAnalysis() {
     paragraph(t('analysis.search', {seconds: formatNumber(data.seconds, 1)}));
     body.appendChild(analysisGroup('', 'search', data.moves, true, playable));
   }
-}
-
-function formatNumber(n, decimals) {
-  return new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: decimals,
-                                                   maximumFractionDigits: decimals}).format(n);
 }
 
 // The game-over summary: the result and score, and the moves after which the exact value of the
@@ -930,11 +806,7 @@ function newGame(confirmed = false) {
   state.confirmNew = false;
   const setup = readSetup();
   state.setup = setup;
-  try {
-    localStorage.setItem(SETUP_KEY, JSON.stringify(setup));
-  } catch {
-    // Not remembered.
-  }
+  keepSetup(setup);
   state.opponent = setup.opponent;
   // Started from the form below the board (a phone scrolls to it): the board comes back in view.
   window.scrollTo(0, 0);
@@ -1155,7 +1027,6 @@ async function load(file) {
 // tables) over the houses with equal stores; the tables judge it, and the next seed is tried
 // until one position has a single best move. Answered once a day; a streak of days kept here.
 
-const PUZZLE_KEY = 'mancala.puzzle';
 const PUZZLE_TRIES = 400;
 
 // A 32-bit hash of a text (FNV-1a), the seed of the day's generator.
@@ -1230,20 +1101,6 @@ async function findPuzzle(puzzle, date) {
     if (best) return {position, answer, best, n};
   }
   return null;
-}
-
-function puzzleRecord() {
-  const kept = storedEntry(PUZZLE_KEY, validPuzzleRecord);
-  return kept ? {streak: kept.streak, last: kept.last, answered: kept.answered}
-              : {streak: 0, last: '', answered: {}};
-}
-
-function keepPuzzleRecord(record) {
-  try {
-    localStorage.setItem(PUZZLE_KEY, JSON.stringify(record));
-  } catch {
-    // Not kept.
-  }
 }
 
 function dayBefore(date) {
@@ -1421,7 +1278,7 @@ function onSetupChange() {
 }
 
 function storedSetup() {
-  const stored = storedEntry(SETUP_KEY, validSetup);
+  const stored = keptSetup();
   if (!stored) return state.setup;
   const {kind, houses, seeds, variant, opponent, first} = stored;
   return {...state.setup, kind, houses, seeds, variant, opponent, first};

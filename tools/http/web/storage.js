@@ -1,0 +1,100 @@
+// What the page keeps on the device (localStorage): the game being played, the last setup, the
+// daily puzzle's record. Every entry read back is checked whole before it is used: one that
+// another version of the page wrote, or that was edited by hand, is dropped (removed), never
+// trusted (a puzzle record of {"answered": "x"} broke the daily puzzle).
+
+const SETUP_KEY = 'mancala.setup';
+// The game being played, kept after every move: a reload, or a phone that drops the tab, finds
+// it again (GAME string, start, moves, opponent and side: the server replays the rest).
+const GAME_KEY = 'mancala.game';
+const PUZZLE_KEY = 'mancala.puzzle';
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isShortText(value, most = 200) {
+  return typeof value === 'string' && value.length <= most;
+}
+
+// The entry under `key` when `valid` accepts it; else null, a bad entry removed.
+function storedEntry(key, valid) {
+  try {
+    const text = localStorage.getItem(key);
+    if (text === null) return null;
+    let kept;
+    try {
+      kept = JSON.parse(text);
+    } catch {
+      kept = undefined;
+    }
+    if (kept !== undefined && valid(kept)) return kept;
+    localStorage.removeItem(key);
+  } catch {
+    // Storage is off (private browsing): nothing kept.
+  }
+  return null;
+}
+
+// Not kept when storage is off (private browsing) or full.
+function keep(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Not kept: the page goes on without it.
+  }
+}
+
+const OPPONENTS = ['human', '1', '2', '3', '4', '5', '6'];
+
+function validKeptGame(kept) {
+  return isPlainObject(kept) && isShortText(kept.game) &&
+         (kept.start === undefined || kept.start === null || isShortText(kept.start)) &&
+         Array.isArray(kept.moves) &&
+         kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m)) &&
+         (kept.opponent === undefined || OPPONENTS.includes(kept.opponent)) &&
+         [undefined, null, 'South', 'North'].includes(kept.computerSide);
+}
+
+function validPuzzleRecord(kept) {
+  return isPlainObject(kept) && Number.isSafeInteger(kept.streak) && kept.streak >= 0 &&
+         typeof kept.last === 'string' && (kept.last === '' || /^\d{4}-\d{2}-\d{2}$/.test(kept.last)) &&
+         isPlainObject(kept.answered) &&
+         Object.entries(kept.answered).every(([key, right]) => isShortText(key) &&
+                                                                 typeof right === 'boolean');
+}
+
+function validSetup(kept) {
+  return isPlainObject(kept) && isShortText(kept.kind, 40) && Number.isSafeInteger(kept.houses) &&
+         Number.isSafeInteger(kept.seeds) && isShortText(kept.variant, 40) &&
+         OPPONENTS.includes(kept.opponent) && ['me', 'computer'].includes(kept.first);
+}
+
+// {game, start, moves, opponent, computerSide}
+export function keepGame(game) {
+  keep(GAME_KEY, game);
+}
+
+export function keptGame() {
+  return storedEntry(GAME_KEY, validKeptGame);
+}
+
+// {kind, houses, seeds, variant, opponent, first}
+export function keepSetup(setup) {
+  keep(SETUP_KEY, setup);
+}
+
+export function keptSetup() {
+  return storedEntry(SETUP_KEY, validSetup);
+}
+
+// {streak (days in a row answered right), last (its last day), answered ({"date|game": right})}
+export function puzzleRecord() {
+  const kept = storedEntry(PUZZLE_KEY, validPuzzleRecord);
+  return kept ? {streak: kept.streak, last: kept.last, answered: kept.answered}
+              : {streak: 0, last: '', answered: {}};
+}
+
+export function keepPuzzleRecord(record) {
+  keep(PUZZLE_KEY, record);
+}

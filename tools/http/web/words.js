@@ -1,0 +1,60 @@
+// Sentences and numbers built from the catalogue (i18n.js) that several panels say alike: a
+// signed value, a result, what a move does, where a value comes from, an error, today's date.
+import {currentLanguage, t} from './i18n.js';
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+// A result in words, for "you" (`you`: the verb agrees) or a named player.
+export function outcomeText(score, you) {
+  const set = you ? 'outcomeYou' : 'outcome';
+  if (score > 0) return t(`${set}.win`, {count: score});
+  if (score < 0) return t(`${set}.loss`, {count: -score});
+  return t(`${set}.draw`);
+}
+
+export function today() {
+  const d = new Date();
+  const two = (n) => String(n).padStart(2, '0');
+  return {dots: `${d.getFullYear()}.${two(d.getMonth() + 1)}.${two(d.getDate())}`,
+          dashes: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`};
+}
+
+// An error in the page's language, by its kind; the server's own words (the command line's, in
+// English) go on a line of their own, marked as English, for those who can use them.
+export function errorMessage(error) {
+  const status = error ? error.status : -1;
+  const key = status === 503 ? 'app.busy' : status === 0 ? 'app.offline'
+            : status === 400 ? 'app.refused' : status === 404 ? 'app.notFound'
+            : status >= 500 ? 'app.serverError' : 'app.failed';
+  return {text: t(key), detail: status === 503 || !error ? '' : error.message};
+}
+
+// A sentence with an empty part ({effect} of a move that does nothing special): no empty
+// isolate marks, no double spaces.
+export function tidy(text) {
+  return text.replaceAll('\u2068\u2069', '').replace(/ {2,}/g, ' ').trim();
+}
+
+// What a move does, in words: an extra turn, a capture (empty for neither).
+export function effectText(move) {
+  if (!move) return '';
+  const parts = [];
+  if (move.extra_turn) parts.push(t('effect.extraTurn'));
+  if (move.captured > 0) parts.push(t('effect.capture', {count: move.captured}));
+  if (move.game_over) parts.push(t('effect.ends'));
+  return parts.join(' ');
+}
+
+// Where a value comes from: the tables, the solver, or a search's estimate.
+export function sourceText(provenance, depth) {
+  if (provenance === 'tables') return t('source.tables');
+  if (provenance === 'proven') return t('source.proven');
+  return depth ? t('source.estimateDepth', {depth}) : t('source.estimate');
+}
+
+export function formatNumber(n, decimals) {
+  return new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: decimals,
+                                                   maximumFractionDigits: decimals}).format(n);
+}

@@ -55,7 +55,7 @@ export const api = {
     call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`,
          {signal}),
   // Exact values from the endgame tables; ask only for a position they cover (tableCovering in
-  // app.js), since the answer is 404 for any other and the browser logs every 404 as an error.
+  // game.js), since the answer is 404 for any other and the browser logs every 404 as an error.
   tables: (game, start, moves) =>
     call(`/api/v1/tables?${query({game, position: start, moves: moves.join('')})}`),
   move: (game, start, moves, level) =>

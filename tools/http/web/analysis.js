@@ -1,0 +1,43 @@
+// The analysis of the position on the board, for the analysis panel (analysis-panel.js draws
+// it): asked after every move while the panel is open. The panel opens by itself, once a game,
+// when the game enters the endgame tables: from then on every move's exact value is known.
+import {analysisKey, analysisOf, dropStaleAnalyses} from './analyses.js';
+import {tableCovering} from './game.js';
+import {state, update} from './store.js';
+
+let autoOpened = false;  // the panel opened by itself this game (or must not: a puzzle)
+let asked = 0;           // analyses asked: only the latest one's answer is shown
+
+// Whether the panel may open by itself in this game again.
+export function allowAutoOpen(allowed) {
+  autoOpened = !allowed;
+}
+
+export async function refreshAnalysis() {
+  const {game, start, moves, view, analysisOpen} = state();
+  dropStaleAnalyses(analysisKey(game, start, moves));
+  if (!view) return;
+  let open = analysisOpen;
+  if (!open && !autoOpened && !view.game_over && tableCovering(game, view.seeds_on_board)) {
+    autoOpened = true;
+    open = true;
+  }
+  if (!open) return;
+  const token = ++asked;
+  if (view.game_over) return void update({analysisOpen: true, analysis: {status: 'over'}});
+  const key = analysisKey(game, start, moves);
+  update({analysisOpen: true, analysis: {status: 'working'}});
+  try {
+    const data = await analysisOf(game, start, moves);
+    if (token !== asked) return;
+    update({analysis: {status: 'done', data, key}});
+  } catch (error) {
+    if (token !== asked) return;
+    update({analysis: {status: 'error', error}});
+  }
+}
+
+export function toggleAnalysis() {
+  update({analysisOpen: !state().analysisOpen});
+  refreshAnalysis();
+}

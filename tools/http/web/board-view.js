@@ -1,0 +1,110 @@
+// The board on the page: the SVG board (board.js) built for the game's size, the screen's shape
+// and the side played, drawn from the state (or from the earlier position the move list shows),
+// held still while a sowing is drawn (sowing.js); the board frame's attributes that the browser
+// tests read, the captions beside each row and the score.
+import {BoardView} from './board.js';
+import {againstComputer, countsOf, humanSide, isHumanTurn, ownerName, playerName,
+        sideOfLetter} from './game.js';
+import {t} from './i18n.js';
+import {state} from './store.js';
+
+// A phone held upright gets the board turned a quarter (board.js).
+export const narrow = window.matchMedia('(max-width: 640px)');
+const $ = (id) => document.getElementById(id);
+
+let board = null;
+let sowingShown = false;  // a sowing is drawn: the state's board waits for its end
+
+// onPlay(letter): a playable house was clicked, tapped or pressed with Enter.
+export function createBoard(onPlay) {
+  board = new BoardView($('board'), onPlay);
+}
+
+// The board for this game and screen, turned when you play North against the computer.
+export function buildBoard(houses) {
+  const turned = againstComputer() && humanSide() === 'North';
+  if (board.houses !== houses || board.tall !== narrow.matches || board.turned !== turned) {
+    board.build(houses, narrow.matches, turned);
+  }
+  // Each caption beside its side's row: North's above the board unless the board is turned.
+  const frame = $('board-frame');
+  const [above, below] = turned ? ['south', 'north'] : ['north', 'south'];
+  frame.before($(`${above}-caption`));
+  frame.after($(`${below}-caption`));
+}
+
+// Where a move began, where its last seed fell and what it captured, as the board marks them.
+function marksOf(move) {
+  return move ? {from: move.sowing[0].from, lastSlot: move.last_slot,
+                 captured: move.captured_slots} : null;
+}
+
+function boardModel(overrides = {}) {
+  const {view, lastMove, busy, hint} = state();
+  return {
+    counts: countsOf(view),
+    sideToMove: view.side_to_move,
+    over: view.game_over,
+    legal: new Set(view.moves.map((m) => m.move)),
+    playable: !busy && isHumanTurn(),
+    lastMove: marksOf(lastMove),
+    hint: hint ? hint.letter : null,
+    active: null,
+    // Whose each house is, said with it: South's and North's, or yours and the computer's.
+    houseLabel: (letter, count) =>
+      t('board.houseOf', {letter, count, side: ownerName(sideOfLetter(letter))}, {isolate: false}),
+    storeLabel: (slot, count) =>
+      t('board.store', {side: t(slot === 2 * view.houses ? 'side.South' : 'side.North'), count},
+        {isolate: false}),
+    ...overrides,
+  };
+}
+
+// One moment of a sowing: `counts` by slot, the move begun at slot `from`, a seed in `active`.
+export function drawSowing(counts, from, active) {
+  sowingShown = true;
+  board.render(boardModel({counts, playable: false, hint: null, active,
+                           lastMove: {from, lastSlot: active, captured: []}}));
+}
+
+export function endSowing() {
+  sowingShown = false;
+}
+
+export function renderBoard() {
+  const {view, replay} = state();
+  if (!view) return;
+  let model;
+  if (replay) {
+    const past = replay.view;
+    model = boardModel({
+      counts: countsOf(past), sideToMove: past.side_to_move, over: past.game_over,
+      playable: false, hint: null,
+      lastMove: marksOf(past.played.length ? past.played[0] : null),
+    });
+  } else {
+    model = boardModel();
+  }
+  if (!sowingShown) board.render(model);
+}
+
+export function renderFrame() {
+  const {view, game, replay, busy, sown} = state();
+  if (!view) return;
+  // The state in attributes, for the browser tests.
+  const frame = $('board-frame');
+  frame.dataset.game = game;
+  frame.dataset.position = view.position;
+  frame.dataset.shown = replay ? replay.view.position : view.position;
+  frame.dataset.turned = String(board.turned);
+  frame.dataset.over = String(view.game_over);
+  frame.dataset.busy = String(busy);
+  frame.dataset.sown = sown.join('');
+  for (const side of ['North', 'South']) {
+    $(`${side.toLowerCase()}-caption`).textContent =
+      againstComputer() ? t('caption', {side: t(`side.${side}`), player: playerName(side)})
+                        : t(`side.${side}`);
+  }
+  $('score').textContent = t('status.score', {south: view.board.south_store,
+                                              north: view.board.north_store});
+}

@@ -1,0 +1,48 @@
+// The hint: the shared analysis's best move (analyses.js), highlighted on the board and explained
+// beside the status: what it does (an extra turn, a capture), its value (exact with perfect play,
+// or a search's estimate) and where that value comes from.
+import {analysisOf} from './analyses.js';
+import {againstComputer, isHumanTurn, playerName} from './game.js';
+import {t} from './i18n.js';
+import {whileBusy} from './play.js';
+import {state, update} from './store.js';
+import {effectText, outcomeText, signed, sourceText, tidy} from './words.js';
+
+export async function hint() {
+  const {busy, view} = state();
+  if (busy || !isHumanTurn()) return;
+  const player = playerName(view.side_to_move);
+  const you = againstComputer();  // the hint is for your move: you are playing the computer
+  const legal = view.moves;
+  update({hint: {letter: null, text: t('hint.looking')}});
+  await whileBusy(async (stale) => {
+    try {
+      const {game, start, moves} = state();
+      const data = await analysisOf(game, start, moves);
+      if (stale()) return;
+      const best = data.moves[0];
+      const params = {move: best.move, player, effect: effectText(legal.find((m) =>
+                        m.move === best.move)), source: sourceText(best.provenance, best.depth)};
+      update({hint: {letter: best.move, score: best.score, provenance: best.provenance,
+                     text: tidy(best.exact
+                                    ? t(you ? 'hint.exactYou' : 'hint.exact',
+                                        {...params, outcome: outcomeText(best.score, you)})
+                                    : t(you ? 'hint.estimateYou' : 'hint.estimate',
+                                        {...params, score: signed(best.score)}))}});
+    } catch (error) {
+      update({hint: null});
+      throw error;
+    }
+  });
+}
+
+export function renderHint() {
+  const {view, hint: shown} = state();
+  if (!view) return;
+  const hintText = document.getElementById('hint-text');
+  hintText.textContent = shown ? shown.text : '';
+  // The hint's move and value in attributes, for the browser tests.
+  hintText.dataset.move = shown && shown.letter ? shown.letter : '';
+  hintText.dataset.score = shown && shown.letter ? shown.score : '';
+  hintText.dataset.provenance = shown && shown.letter ? shown.provenance : '';
+}

@@ -1,0 +1,60 @@
+// The game's history: the move list (one line a turn, each move a button that shows the position
+// after it) and the replay through it (« ‹ › », the arrow keys, Home and End); the last ply is
+// the game itself, playable again.
+import {api} from './api.js';
+import {playerName, turnsOf} from './game.js';
+import {whileBusy} from './play.js';
+import {state, update} from './store.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function renderMoveList() {
+  const {view, moves, replay, busy} = state();
+  if (!view) return;
+  const list = $('move-list');
+  const shown = replay ? replay.ply : moves.length;
+  list.replaceChildren(...turnsOf(moves).map((turn) => {
+    const item = document.createElement('li');
+    item.dataset.side = turn.side;
+    const who = document.createElement('span');
+    who.className = 'turn-side';
+    who.textContent = playerName(turn.side);
+    item.appendChild(who);
+    for (const m of turn.moves) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'move';
+      button.textContent = m.letter;
+      button.dataset.ply = String(m.ply + 1);
+      if (m.ply + 1 === shown) button.setAttribute('aria-current', 'step');
+      button.addEventListener('click', () => showPly(m.ply + 1));
+      item.appendChild(button);
+    }
+    return item;
+  }));
+  const current = list.querySelector('[aria-current]');
+  if (current && !replay) list.scrollTop = list.scrollHeight;
+  else if (current) current.scrollIntoView({block: 'nearest'});
+  $('replay-first').disabled = busy || shown === 0;
+  $('replay-back').disabled = busy || shown === 0;
+  $('replay-forward').disabled = busy || !replay;
+  $('replay-last').disabled = busy || !replay;
+}
+
+// Shows the position after the first `ply` moves.
+export async function showPly(ply) {
+  const {busy, view, moves} = state();
+  if (busy || !view) return;
+  ply = Math.max(0, Math.min(ply, moves.length));
+  if (ply === moves.length) return void update({replay: null});
+  await whileBusy(async (stale) => {
+    const {game, start, moves: played} = state();
+    const past = await api.position(game, start, played.slice(0, ply), 'last');
+    if (!stale()) update({replay: {ply, view: past}});
+  });
+}
+
+export function stepReplay(step) {
+  const {replay, moves} = state();
+  return showPly((replay ? replay.ply : moves.length) + step);
+}

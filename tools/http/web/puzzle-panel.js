@@ -1,0 +1,67 @@
+// The daily puzzle's panel: a button a game to ask today's puzzle, the question, the verdict with
+// the line of perfect play, and the streak. The puzzle itself is puzzle.js.
+import {allowAutoOpen} from './analysis.js';
+import {gameGoing, setupOfGame} from './game.js';
+import {t} from './i18n.js';
+import {askFirst, showGame} from './play.js';
+import {findPuzzle, puzzleGames} from './puzzle.js';
+import {fillSetup} from './setup.js';
+import {puzzleRecord} from './storage.js';
+import {state, update} from './store.js';
+import {errorMessage, today} from './words.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function renderPuzzle() {
+  const {busy, puzzle: p} = state();
+  const section = $('puzzle');
+  const games = puzzleGames();
+  section.hidden = !games.length;
+  if (!games.length) return;
+  const record = puzzleRecord();
+  $('puzzle-streak').textContent = t('puzzle.streak', {count: record.streak});
+  $('puzzle-games').replaceChildren(...games.map((g) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.game = g.game;
+    button.textContent = t('puzzle.play', {game: t(`game.${g.kind}`)});
+    button.disabled = busy;
+    button.addEventListener('click', () => startPuzzle(g));
+    return button;
+  }));
+  const text = $('puzzle-text');
+  text.textContent = !p ? t('puzzle.about')
+                   : p.status === 'looking' ? t('puzzle.looking')
+                   : p.status === 'none' ? t('puzzle.none')
+                   : p.status === 'asked' ? t(p.best.category === 'win' ? 'puzzle.findWin'
+                                                                        : 'puzzle.findDraw')
+                   : p.text;
+  section.dataset.position = p && p.position ? p.position : '';
+  section.dataset.answer = p && p.best && p.status !== 'asked' ? p.best.move : '';
+  section.dataset.status = p ? p.status : '';
+}
+
+async function startPuzzle(puzzle) {
+  if (state().busy) return;
+  if (gameGoing()) return void askFirst(() => startPuzzle(puzzle));
+  const date = today().dashes;
+  update({puzzle: {status: 'looking', date, game: puzzle.game}});
+  let found;
+  try {
+    found = await findPuzzle(puzzle, date);
+  } catch (error) {
+    return void update({puzzle: null, message: errorMessage(error)});
+  }
+  if (!found) return void update({puzzle: {status: 'none'}});
+  // Played on this device, as a loaded record is: the form says so.
+  update({setup: {...setupOfGame(puzzle.game), opponent: 'human', first: 'me'},
+          opponent: 'human', computerSide: null,
+          puzzle: {status: 'asked', date, game: puzzle.game, kind: puzzle.kind,
+                   position: found.position, best: found.best, answer: found.answer}});
+  fillSetup();
+  await showGame(puzzle.game, found.position, []);
+  // The panel would give the answer away: closed while the question stands.
+  update({analysisOpen: false});
+  allowAutoOpen(false);
+  window.scrollTo(0, 0);
+}

@@ -1,0 +1,49 @@
+// What the page says: the status line over the board (whose move, the result, what is going on),
+// an error put on the message line, and what is said once to screen readers.
+import {againstComputer, humanSide, playerName} from './game.js';
+import {t} from './i18n.js';
+import {state, update} from './store.js';
+import {errorMessage} from './words.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function statusText() {
+  const {view, thinkingNow, replay, moves, sowing, lastMove} = state();
+  if (!view) return t('app.loading');
+  if (view.game_over) {
+    const r = view.result;
+    const you = againstComputer() && r.winner === humanSide();
+    const text = r.winner === 'draw' ? t('status.draw', {south: r.south, north: r.north})
+                 : you ? t('status.youWin', {south: r.south, north: r.north})
+                       : t('status.wins', {player: playerName(r.winner), south: r.south,
+                                           north: r.north});
+    return r.repetition ? `${text} ${t('status.repetition')}` : text;
+  }
+  const player = playerName(view.side_to_move);
+  if (thinkingNow) return t('status.thinking', {player});
+  if (replay) return t('moves.viewing', {ply: replay.ply, count: moves.length});
+  // Not "your move" while your own sowing is still drawn.
+  if (sowing) return t('status.sowing', {move: sowing});
+  const again = lastMove && lastMove.extra_turn;
+  if (againstComputer() && view.side_to_move === humanSide()) {
+    return t(again ? 'status.youAgain' : 'status.yourMove');
+  }
+  return t(again ? 'status.again' : 'status.toMove', {player});
+}
+
+export function renderStatus() {
+  $('status').textContent = statusText();
+}
+
+export function showError(error) {
+  update({message: errorMessage(error)});
+}
+
+// Says `text` once to screen readers (a polite live region, apart from the board).
+export function announce(text) {
+  const region = $('announce');
+  region.textContent = '';
+  // A change of text is what is announced: cleared first, so that the same words said twice
+  // in a row are said again.
+  requestAnimationFrame(() => { region.textContent = text; });
+}

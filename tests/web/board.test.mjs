@@ -3,7 +3,8 @@
 // a desktop (1280x800) and a phone (390x844) screenshot in MANCALA_SCREENSHOTS.
 //
 // Run by browser_test.sh (through CTest), which installs playwright-core, builds small tables
-// (8 seeds) and sets MANCALA_BINARY, MANCALA_WEB_DB and MANCALA_SCREENSHOTS.
+// (8 seeds) and sets MANCALA_BINARY, MANCALA_WEB_DB, MANCALA_SCREENSHOTS, and MANCALA_WEB_DIR
+// and MANCALA_WEB_I18N (the app's sources, tools/http/web, and its catalogues).
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdirSync} from 'node:fs';
@@ -46,10 +47,13 @@ after(async () => {
   if (server) server.kill('SIGTERM');
 });
 
-// A fresh browser profile (no stored language or setup) showing the board.
-async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP} = {}) {
+// A fresh browser profile (no stored language or setup) showing the board. onPage(page) is
+// called before the page is opened (to listen to it from its first request).
+async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP,
+                     onPage = () => {}} = {}) {
   const context = await browser.newContext({viewport, locale, reducedMotion, acceptDownloads: true});
   const page = await context.newPage();
+  onPage(page);
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
@@ -756,6 +760,39 @@ test('every catalogue has every text of the English one', async () => {
     const other = keys(JSON.parse(readFileSync(`${dir}/${code}.json`, 'utf8'))).sort();
     assert.deepEqual(other, english, code);
   }
+});
+
+// The app is ES modules that the browser loads itself (no build step): each file of
+// tools/http/web is compiled into the binary, served as JavaScript and imported, and the page
+// asks for no module the server lacks (a 404 is a failed test: close() finds its console error).
+// Their imports have no cycle (docs/web-board.md).
+test('the page loads every module of the web app, each served as JavaScript', async () => {
+  const {readdirSync, readFileSync} = await import('node:fs');
+  const dir = process.env.MANCALA_WEB_DIR;
+  const imports = new Map(readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) =>
+    [f, [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/^import [^;]* from '\.\/([^']+)';$/gm)]
+          .map((m) => m[1])]));
+  const done = new Set();
+  const visit = (file, path) => {
+    assert.ok(imports.has(file), `${path.at(-1)} imports ${file}, which is not in ${dir}`);
+    assert.ok(!path.includes(file), `an import cycle: ${[...path, file].join(' -> ')}`);
+    if (done.has(file)) return;
+    for (const next of imports.get(file)) visit(next, [...path, file]);
+    done.add(file);
+  };
+  visit('app.js', []);
+  const loaded = new Map();
+  const session = await open({onPage: (page) => page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (path.endsWith('.js')) {
+      loaded.set(path.slice(1), `${response.status()} ${response.headers()['content-type']}`);
+    }
+  })});
+  assert.deepEqual([...loaded.keys()].sort(), [...imports.keys()].sort());
+  for (const [file, answer] of loaded) {
+    assert.equal(answer, '200 text/javascript; charset=utf-8', file);
+  }
+  await close(session);
 });
 
 test('on a touch screen the keyboard help is not shown', async () => {

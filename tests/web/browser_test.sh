@@ -22,5 +22,5 @@ done
 cp "$here/board.test.mjs" "$work/"
 cd "$work"
 MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="$work/screenshots" \
-  MANCALA_WEB_I18N="$here/../../tools/http/web/i18n" \
+  MANCALA_WEB_DIR="$here/../../tools/http/web" MANCALA_WEB_I18N="$here/../../tools/http/web/i18n" \
   exec node --test --test-concurrency=1 --test-reporter=spec board.test.mjs

@@ -4,8 +4,8 @@
 // docs/web-board.md.
 import {renderAnalysis} from './analysis-panel.js';
 import {toggleAnalysis} from './analysis.js';
-import {keepCatalogueFresh, loadCatalogue} from './catalogue.js';
 import {buildBoard, createBoard, narrow, renderBoard, renderFrame} from './board-view.js';
+import {keepCatalogueFresh, loadCatalogue} from './catalogue.js';
 import {renderControls} from './controls.js';
 import {isHumanTurn} from './game.js';
 import {hint, renderHint} from './hint.js';

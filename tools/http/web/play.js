@@ -160,9 +160,9 @@ export function newGame(confirmed = false) {
   }
   const setup = readSetup();
   keepSetup(setup);
-  update({confirmNew: false, setup, opponent: setup.opponent,
-          computerSide: setup.opponent === 'human' ? null
-                                                   : setup.first === 'computer' ? 'South' : 'North'});
+  const computerSide = setup.opponent === 'human' ? null
+                     : setup.first === 'computer' ? 'South' : 'North';
+  update({confirmNew: false, setup, opponent: setup.opponent, computerSide});
   // Started from the form below the board (a phone scrolls to it): the board comes back in view.
   window.scrollTo(0, 0);
   return showGame(gameString(setup), '', []);

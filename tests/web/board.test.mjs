@@ -651,6 +651,41 @@ test('New game asks before it throws a game away', async () => {
   await close(session);
 });
 
+test('today\'s puzzle asked in mid-game starts on yes, without asking again', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 1});
+  await page.keyboard.press('a');
+  await idle(page);
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.click('#confirm-yes');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await idle(page);
+  assert.equal(await page.locator('#confirm-yes').count(), 0);
+  assert.equal(await position(page), await page.locator('#puzzle').getAttribute('data-position'));
+  await close(session);
+});
+
+test('a question left unanswered does not take over New game\'s yes', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 1});
+  await page.keyboard.press('a');
+  await idle(page);
+  // The puzzle asks first; the player plays on instead of answering.
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.waitForSelector('#confirm-yes');
+  await page.locator('.house.legal .pit').first().click();
+  await idle(page);
+  await page.click('#new-game');
+  await page.click('#confirm-yes');
+  await idle(page);
+  assert.equal(await page.locator('#confirm-yes').count(), 0);
+  assert.equal(await position(page), '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S');
+  assert.equal(await page.locator('#puzzle').getAttribute('data-status'), '');
+  await close(session);
+});
+
 test('the tables panel: verdict, best line, every move by category, a move played from it',
      async () => {
   const session = await open();

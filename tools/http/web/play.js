@@ -51,6 +51,8 @@ export async function playHuman(letter) {
   if (busy || !isHumanTurn() || replay) return;
   const move = view.moves.find((m) => m.move === letter);
   if (!move) return;
+  // A move answers no pending question: New game's yes must not then do what was asked before.
+  afterConfirm = null;
   update({hint: null, message: null, confirmNew: false, sowing: letter, sown: []});
   const {puzzle, moves: before, start} = state();
   if (puzzle && puzzle.status === 'asked' && before.length === 0 && start === puzzle.position) {
@@ -130,6 +132,7 @@ async function computerTurns() {
 // Replaces the game: a new one, one loaded from a record, or the same after an undo.
 export async function showGame(game, start, moves, message) {
   const {token, puzzle} = state();
+  afterConfirm = null;
   // Busy at once, before the new game's first drawing: until then the board on the page is the
   // old game's, and nothing (a tap, a script waiting for the board) may take it for the new one.
   update({
@@ -154,6 +157,8 @@ export async function showGame(game, start, moves, message) {
 
 export function newGame(confirmed = false) {
   if (!confirmed && gameGoing()) {
+    // New game's own question: its yes starts a new game, whatever was asked before.
+    afterConfirm = null;
     update({confirmNew: true});
     document.getElementById('confirm-yes').focus();
     return Promise.resolve();
@@ -168,7 +173,8 @@ export function newGame(confirmed = false) {
   return showGame(gameString(setup), '', []);
 }
 
-// Asks before a game going is thrown away, as New game does; `then` is done on yes.
+// Asks before a game going is thrown away, as New game does; `then` is done on yes (and must
+// not ask again: the game is still going when it runs).
 export function askFirst(then) {
   afterConfirm = then;
   update({confirmNew: true});

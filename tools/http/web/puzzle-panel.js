@@ -41,9 +41,10 @@ export function renderPuzzle() {
   section.dataset.status = p ? p.status : '';
 }
 
-async function startPuzzle(puzzle) {
+// confirmed: the player said yes to throwing away the game going.
+async function startPuzzle(puzzle, confirmed = false) {
   if (state().busy) return;
-  if (gameGoing()) return void askFirst(() => startPuzzle(puzzle));
+  if (!confirmed && gameGoing()) return void askFirst(() => startPuzzle(puzzle, true));
   const date = today().dashes;
   update({puzzle: {status: 'looking', date, game: puzzle.game}});
   let found;

@@ -875,6 +875,55 @@ test('the daily puzzle: the same position for everyone today, its one answer as 
   }
 });
 
+test('the daily puzzle can be neither read off the analysis nor lost by a reload', async () => {
+  const session = await open();
+  const {page} = session;
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await idle(page);
+  const puzzle = await page.locator('#puzzle').getAttribute('data-position');
+  const best = dbQuery('kalah', puzzle).moves[0].move;
+  const question = await page.locator('#puzzle-text').textContent();
+  // While it asks, the analysis says nothing of the moves (the tables would be the answer).
+  await openAnalysis(page);
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#analysis-body li').count(), 0);
+  assert.match(await page.locator('#analysis-summary').textContent(), /Hidden until you answer/);
+  assert.equal(await page.locator('#hint').isDisabled(), true);
+  // A reload keeps the question: still asked, Hint still off, the answer still judged.
+  await page.reload();
+  await idle(page);
+  assert.equal(await position(page), puzzle);
+  assert.equal(await page.locator('#puzzle').getAttribute('data-status'), 'asked');
+  assert.equal(await page.locator('#puzzle-text').textContent(), question);
+  assert.equal(await page.locator('#hint').isDisabled(), true);
+  await openAnalysis(page);
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#analysis-body li').count(), 0);
+  await page.keyboard.press(best.toLowerCase());
+  await page.waitForFunction(() => /Right/.test(document.getElementById('puzzle-text').textContent));
+  assert.equal((await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.puzzle')))).streak, 1);
+  // Answered, the analysis is back; and a reload keeps the verdict.
+  await page.waitForSelector('#analysis-body li');
+  await idle(page);
+  await page.reload();
+  await idle(page);
+  assert.equal(await page.locator('#puzzle').getAttribute('data-status'), 'answered');
+  assert.match(await page.locator('#puzzle-text').textContent(), /Right/);
+  // A kept puzzle of another shape is dropped with its game, never trusted.
+  await page.evaluate(() => {
+    const kept = JSON.parse(localStorage.getItem('mancala.game'));
+    kept.puzzle.best = {move: 'Z', category: 'maybe'};
+    localStorage.setItem('mancala.game', JSON.stringify(kept));
+  });
+  await page.reload();
+  await idle(page);
+  assert.equal(await page.locator('#puzzle').getAttribute('data-status'), '');
+  assert.equal(await position(page), '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S');
+  await shots(page, 'puzzle-reload');
+  await close(session);
+});
+
 test('what local storage gives back is checked: a bad entry is dropped, not trusted', async () => {
   const session = await open();
   const {page} = session;

@@ -1,8 +1,9 @@
 // The analysis of the position on the board, for the analysis panel (analysis-panel.js draws
 // it): asked after every move while the panel is open. The panel opens by itself, once a game,
-// when the game enters the endgame tables: from then on every move's exact value is known.
+// when the game enters the endgame tables: from then on every move's exact value is known. While
+// the daily puzzle asks, nothing is analysed (the panel says why).
 import {analysisKey, analysisOf, dropStaleAnalyses} from './analyses.js';
-import {tableCovering} from './game.js';
+import {puzzleAsked, tableCovering} from './game.js';
 import {state, update} from './store.js';
 
 let autoOpened = false;  // the panel opened by itself this game (or must not: a puzzle)
@@ -17,6 +18,8 @@ export async function refreshAnalysis() {
   const {game, start, moves, view, analysisOpen} = state();
   dropStaleAnalyses(analysisKey(game, start, moves));
   if (!view) return;
+  // The daily puzzle's question stands: the analysis would be its answer. Not even asked.
+  if (puzzleAsked()) return void update({analysis: null});
   let open = analysisOpen;
   if (!open && !autoOpened && !view.game_over && tableCovering(game, view.seeds_on_board)) {
     autoOpened = true;

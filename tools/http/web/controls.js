@@ -1,16 +1,16 @@
 // The buttons of the action bar and the record, on or off: Undo (something to take back), Hint
 // (your move, and no daily puzzle's question standing: it would be the answer), Save and Load.
-import {isHumanTurn, undoTarget} from './game.js';
+import {isHumanTurn, puzzleAsked, undoTarget} from './game.js';
 import {state} from './store.js';
 
 const $ = (id) => document.getElementById(id);
 
 export function renderControls() {
-  const {view, busy, replay, puzzle} = state();
+  const {view, busy, replay} = state();
   if (!view) return;
   $('undo').disabled = busy || undoTarget() === null;
   $('hint').disabled = busy || view.game_over || !isHumanTurn() || !!replay ||
-                       (!!puzzle && puzzle.status === 'asked');
+                       puzzleAsked();
   $('save').disabled = busy;
   $('load').disabled = busy;
 }

@@ -123,6 +123,17 @@ export function countsOf(view) {
 
 // Kept after every change of the moves (not on every drawing).
 export function keepGame() {
-  const {game, start, moves, opponent, computerSide} = state();
-  keepOnDevice({game, start, moves, opponent, computerSide});
+  const {game, start, moves, opponent, computerSide, puzzle: p} = state();
+  const puzzle = p && ['asked', 'answered'].includes(p.status) && p.position === start
+    ? {status: p.status, date: p.date, game: p.game, kind: p.kind, position: p.position,
+       best: p.best, answer: p.answer, played: p.played, line: p.line}
+    : null;
+  keepOnDevice({game, start, moves, opponent, computerSide, puzzle});
+}
+
+// Whether the daily puzzle's question stands: nothing may show its answer (the hint, the
+// analysis).
+export function puzzleAsked() {
+  const p = state().puzzle;
+  return !!p && p.status === 'asked';
 }

@@ -210,8 +210,13 @@ export async function resumeGame() {
   }
   const level = Number(kept.opponent);
   const opponent = Number.isInteger(level) && level >= 1 && level <= 6 ? String(level) : 'human';
-  update({opponent, computerSide: opponent === 'human' ? null
-                                  : kept.computerSide === 'South' ? 'South' : 'North'});
+  // The daily puzzle comes back with its game: still asked (and judged), or answered.
+  const puzzle = kept.puzzle ? {...kept.puzzle, line: kept.puzzle.status === 'answered'
+                                                        ? kept.puzzle.line || [kept.puzzle.best.move]
+                                                        : undefined}
+                             : null;
+  update({opponent, puzzle, computerSide: opponent === 'human' ? null
+                                          : kept.computerSide === 'South' ? 'South' : 'North'});
   await showGame(kept.game, kept.start || '', kept.moves);
   return true;
 }

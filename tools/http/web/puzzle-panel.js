@@ -1,6 +1,5 @@
 // The daily puzzle's panel: a button a game to ask today's puzzle, the question, the verdict with
 // the line of perfect play, and the streak. The puzzle itself is puzzle.js.
-import {allowAutoOpen} from './analysis.js';
 import {gameGoing, setupOfGame} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
@@ -8,7 +7,7 @@ import {findPuzzle, puzzleGames} from './puzzle.js';
 import {fillSetup} from './setup.js';
 import {puzzleRecord} from './storage.js';
 import {state, update} from './store.js';
-import {errorMessage, today} from './words.js';
+import {errorMessage, tidy, today} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,7 +34,7 @@ export function renderPuzzle() {
                    : p.status === 'none' ? t('puzzle.none')
                    : p.status === 'asked' ? t(p.best.category === 'win' ? 'puzzle.findWin'
                                                                         : 'puzzle.findDraw')
-                   : p.text;
+                   : verdictText(p);
   section.dataset.position = p && p.position ? p.position : '';
   section.dataset.answer = p && p.best && p.status !== 'asked' ? p.best.move : '';
   section.dataset.status = p ? p.status : '';
@@ -58,11 +57,24 @@ async function startPuzzle(puzzle, confirmed = false) {
   update({setup: {...setupOfGame(puzzle.game), opponent: 'human', first: 'me'},
           opponent: 'human', computerSide: null,
           puzzle: {status: 'asked', date, game: puzzle.game, kind: puzzle.kind,
-                   position: found.position, best: found.best, answer: found.answer}});
+                   position: found.position, best: moveValue(found.best),
+                   answer: {moves: found.answer.moves.map(moveValue)}}});
   fillSetup();
   await showGame(puzzle.game, found.position, []);
-  // The panel would give the answer away: closed while the question stands.
-  update({analysisOpen: false});
-  allowAutoOpen(false);
   window.scrollTo(0, 0);
+}
+
+// What the puzzle keeps of a move's value: the judging needs its category alone.
+function moveValue(m) {
+  return {move: m.move, category: m.category};
+}
+
+// The verdict on the answer given, with the line of perfect play once it is known.
+function verdictText(p) {
+  if (!p.line) return '';
+  const played = p.answer.moves.find((m) => m.move === p.played);
+  const category = t(`puzzle.category.${played.category}`);
+  return tidy(`${t(p.played === p.best.move ? 'puzzle.right' : 'puzzle.wrong',
+                   {move: p.played, category, best: p.best.move})} ` +
+              t('puzzle.line', {line: p.line.join(' ')}));
 }

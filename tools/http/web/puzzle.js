@@ -8,11 +8,9 @@
 import {ANALYSIS_SECONDS} from './analyses.js';
 import {api} from './api.js';
 import {catalogue} from './catalogue.js';
-import {setupOfGame, tableCovering} from './game.js';
-import {t} from './i18n.js';
+import {keepGame, setupOfGame, tableCovering} from './game.js';
 import {keepPuzzleRecord, puzzleRecord} from './storage.js';
 import {state, update} from './store.js';
-import {tidy} from './words.js';
 
 const PUZZLE_TRIES = 400;
 
@@ -101,9 +99,8 @@ function dayBefore(date) {
 // The player's answer to the puzzle asked: right or wrong by the tables, then the line after the
 // best move, and the streak (one answer a day counts).
 export async function answerPuzzle(letter) {
-  const p = {...state().puzzle, status: 'answered'};
+  const p = {...state().puzzle, status: 'answered', played: letter, line: null};
   update({puzzle: p});
-  const played = p.answer.moves.find((m) => m.move === letter);
   const right = letter === p.best.move;
   const record = puzzleRecord();
   const key = `${p.date}|${p.game}`;
@@ -127,10 +124,9 @@ export async function answerPuzzle(letter) {
   } catch {
     // The line is a help; the answer stands without it.
   }
-  const category = t(`puzzle.category.${played.category}`);
-  const text = tidy(`${t(right ? 'puzzle.right' : 'puzzle.wrong', {move: letter, category,
-                                                                     best: p.best.move})} ` +
-                    t('puzzle.line', {line: line.join(' ')}));
-  // Said only while this puzzle is still the one on the page.
-  if (state().puzzle === p) update({puzzle: {...p, text}});
+  // Said only while this puzzle is still the one on the page (puzzle-panel.js words it).
+  if (state().puzzle === p) {
+    update({puzzle: {...p, line}});
+    keepGame();
+  }
 }

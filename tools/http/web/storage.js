@@ -5,7 +5,9 @@
 
 const SETUP_KEY = 'mancala.setup';
 // The game being played, kept after every move: a reload, or a phone that drops the tab, finds
-// it again (GAME string, start, moves, opponent and side: the server replays the rest).
+// it again (GAME string, start, moves, opponent and side: the server replays the rest), with the
+// daily puzzle when the game is the puzzle's (a reload must neither drop the question nor the
+// judging of its answer).
 const GAME_KEY = 'mancala.game';
 const PUZZLE_KEY = 'mancala.puzzle';
 
@@ -47,13 +49,35 @@ function keep(key, value) {
 
 const OPPONENTS = ['human', '1', '2', '3', '4', '5', '6'];
 
+const isLetter = (m) => typeof m === 'string' && /^[A-Za-z]$/.test(m);
+const CATEGORIES = ['win', 'draw', 'loss'];
+const isMoveValue = (m) => isPlainObject(m) && isLetter(m.move) && CATEGORIES.includes(m.category);
+
+// The daily puzzle played as the kept game: its question still asked, or answered (the move
+// played, and the line once known). Only what the page judges and says with.
+function validKeptPuzzle(puzzle, game, start) {
+  return isPlainObject(puzzle) && ['asked', 'answered'].includes(puzzle.status) &&
+         typeof puzzle.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(puzzle.date) &&
+         puzzle.game === game && isShortText(puzzle.kind, 40) && puzzle.position === start &&
+         isMoveValue(puzzle.best) && isPlainObject(puzzle.answer) &&
+         Array.isArray(puzzle.answer.moves) && puzzle.answer.moves.length <= 52 &&
+         puzzle.answer.moves.every(isMoveValue) &&
+         puzzle.answer.moves.some((m) => m.move === puzzle.best.move) &&
+         (puzzle.status === 'asked'
+            ? puzzle.played === undefined
+            : puzzle.answer.moves.some((m) => m.move === puzzle.played)) &&
+         (puzzle.line === undefined || puzzle.line === null ||
+          (Array.isArray(puzzle.line) && puzzle.line.length <= 400 && puzzle.line.every(isLetter)));
+}
+
 function validKeptGame(kept) {
   return isPlainObject(kept) && isShortText(kept.game) &&
          (kept.start === undefined || kept.start === null || isShortText(kept.start)) &&
-         Array.isArray(kept.moves) &&
-         kept.moves.every((m) => typeof m === 'string' && /^[A-Za-z]$/.test(m)) &&
+         Array.isArray(kept.moves) && kept.moves.every(isLetter) &&
          (kept.opponent === undefined || OPPONENTS.includes(kept.opponent)) &&
-         [undefined, null, 'South', 'North'].includes(kept.computerSide);
+         [undefined, null, 'South', 'North'].includes(kept.computerSide) &&
+         (kept.puzzle === undefined || kept.puzzle === null ||
+          validKeptPuzzle(kept.puzzle, kept.game, kept.start));
 }
 
 function validPuzzleRecord(kept) {
@@ -70,7 +94,9 @@ function validSetup(kept) {
          OPPONENTS.includes(kept.opponent) && ['me', 'computer'].includes(kept.first);
 }
 
-// {game, start, moves, opponent, computerSide}
+// {game, start, moves, opponent, computerSide, puzzle}: puzzle, when the game is the daily
+// puzzle's, is {status, date, game, kind, position, best, answer: {moves}, played, line}, each
+// move value {move, category}.
 export function keepGame(game) {
   keep(GAME_KEY, game);
 }

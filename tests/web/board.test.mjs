@@ -784,6 +784,54 @@ test('the game-over summary marks the moves that changed the exact value', async
   await close(session);
 });
 
+test('replaying a finished game: the position shown speaks, moves are counted one way, and summary entries jump to theirs',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  const start = '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S';
+  await loadRecord(page, 'endgame.txt',
+                   `[Game "kalah:6:4"]\n[Position "${start}"]\n[Result "*"]\n\n*\n`);
+  await playToTheEnd(page);
+  await page.waitForSelector('#summary[data-known]');
+  const moves = (await moveList(page)).flatMap(([, letters]) => letters);
+  const result = await page.locator('#status').textContent();
+  assert.match(result, /wins|draw/);
+  const entries = page.locator('#summary li button');
+  assert.ok(await entries.count() > 0, 'the summary lists a move');
+  const entry = entries.first();
+  const ply = Number(await entry.getAttribute('data-ply'));
+  await entry.click();
+  await idle(page);
+  const positions = await page.evaluate(async ({s, m}) => {
+    const r = await fetch(`/api/v1/position?game=kalah&position=${s}&moves=${m}&played=all`);
+    return (await r.json()).played.map((p) => p.position);
+  }, {s: start, m: moves.join('')});
+  const shown = await page.locator('#board-frame').getAttribute('data-shown');
+  assert.equal(shown, positions[ply - 1]);
+  // The status and the stores are the position's shown, not the game's end.
+  assert.equal(await page.locator('#status').textContent(),
+               `Viewing the position after move ${ply} of ${moves.length}: → or » returns to the game.`);
+  const fields = shown.split('-');
+  assert.equal(await page.locator('#score').textContent(),
+               `Stores: South ${fields[12]}, North ${fields[13]}`);
+  // The move list counts the same way: the move shown is number `ply`, its number drawn with it.
+  const current = page.locator('#move-list button[aria-current="step"]');
+  assert.equal(await current.getAttribute('data-ply'), String(ply));
+  assert.equal(await current.evaluate((b) => getComputedStyle(b, '::before').content), `"${ply}"`);
+  assert.equal(await current.getAttribute('aria-label'), `Move ${ply}: ${moves[ply - 1]}`);
+  assert.equal(await page.locator('#move-list li').first().evaluate((li) =>
+    getComputedStyle(li).listStyleType), 'none');
+  // The summary stays, its entry marked, to go on to the next one.
+  assert.equal(await page.locator('#summary').isVisible(), true);
+  assert.equal(await entry.getAttribute('aria-current'), 'step');
+  assert.equal(await page.locator('#summary p').first().textContent(), result);
+  await shots(page, 'summary-replay');
+  await page.keyboard.press('End');
+  await idle(page);
+  assert.equal(await page.locator('#status').textContent(), result);
+  await close(session);
+});
+
 test('every catalogue has every text of the English one', async () => {
   const {readFileSync} = await import('node:fs');
   const dir = process.env.MANCALA_WEB_I18N;

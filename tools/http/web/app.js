@@ -21,7 +21,7 @@ import {fillLanguages, fillSetup, onSetupChange, readSetup, storedSetup,
 import {isAnimating, skipAnimation} from './sowing.js';
 import {renderStatus, showError} from './status.js';
 import {addView, redraw, state, update} from './store.js';
-import {renderSummary} from './summary.js';
+import {renderSummary} from './summary-panel.js';
 import {renderThinking} from './thinking.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // The board on the page: the SVG board (board.js) built for the game's size, the screen's shape
 // and the side played, drawn from the state (or from the earlier position the move list shows),
 // held still while a sowing is drawn (sowing.js); the board frame's attributes that the browser
-// tests read, the captions beside each row and the score.
+// tests read, the captions beside each row and the score (of the position shown).
 import {BoardView} from './board.js';
 import {againstComputer, countsOf, humanSide, isHumanTurn, ownerName, playerName,
         sideOfLetter} from './game.js';
@@ -105,6 +105,8 @@ export function renderFrame() {
       againstComputer() ? t('caption', {side: t(`side.${side}`), player: playerName(side)})
                         : t(`side.${side}`);
   }
-  $('score').textContent = t('status.score', {south: view.board.south_store,
-                                              north: view.board.north_store});
+  // The stores of the position shown: an earlier one's while the move list shows it.
+  const shown = replay ? replay.view : view;
+  $('score').textContent = t('status.score', {south: shown.board.south_store,
+                                              north: shown.board.north_store});
 }

@@ -1,8 +1,9 @@
-// The game's history: the move list (one line a turn, each move a button that shows the position
-// after it) and the replay through it (« ‹ › », the arrow keys, Home and End); the last ply is
+// The game's history: the move list (one line a turn, each move a button, numbered by ply, that
+// shows the position after it) and the replay through it (« ‹ › », the arrow keys, Home and End); the last ply is
 // the game itself, playable again.
 import {api} from './api.js';
 import {playerName, turnsOf} from './game.js';
+import {t} from './i18n.js';
 import {whileBusy} from './play.js';
 import {state, update} from './store.js';
 
@@ -25,7 +26,11 @@ export function renderMoveList() {
       button.type = 'button';
       button.className = 'move';
       button.textContent = m.letter;
+      // Numbered by ply (every sowing one move, from 1), as the "Viewing" line and the summary
+      // number them; the number is drawn before the letter (style.css), and said.
       button.dataset.ply = String(m.ply + 1);
+      button.setAttribute('aria-label', t('moves.move', {ply: m.ply + 1, move: m.letter},
+                                          {isolate: false}));
       if (m.ply + 1 === shown) button.setAttribute('aria-current', 'step');
       button.addEventListener('click', () => showPly(m.ply + 1));
       item.appendChild(button);

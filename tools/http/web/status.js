@@ -7,21 +7,26 @@ import {errorMessage} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
+// The result of a finished game (`view`, its last position), as the status and the summary say it.
+export function resultText(view) {
+  const r = view.result;
+  const you = againstComputer() && r.winner === humanSide();
+  const text = r.winner === 'draw' ? t('status.draw', {south: r.south, north: r.north})
+               : you ? t('status.youWin', {south: r.south, north: r.north})
+                     : t('status.wins', {player: playerName(r.winner), south: r.south,
+                                         north: r.north});
+  return r.repetition ? `${text} ${t('status.repetition')}` : text;
+}
+
+// An earlier position shown from the move list speaks for itself, not for the game's end: the
+// position after move (ply) N of the game's moves, numbered as the move list and the summary do.
 export function statusText() {
   const {view, thinkingNow, replay, moves, sowing, lastMove} = state();
   if (!view) return t('app.loading');
-  if (view.game_over) {
-    const r = view.result;
-    const you = againstComputer() && r.winner === humanSide();
-    const text = r.winner === 'draw' ? t('status.draw', {south: r.south, north: r.north})
-                 : you ? t('status.youWin', {south: r.south, north: r.north})
-                       : t('status.wins', {player: playerName(r.winner), south: r.south,
-                                           north: r.north});
-    return r.repetition ? `${text} ${t('status.repetition')}` : text;
-  }
+  if (replay) return t('moves.viewing', {ply: replay.ply, count: moves.length});
+  if (view.game_over) return resultText(view);
   const player = playerName(view.side_to_move);
   if (thinkingNow) return t('status.thinking', {player});
-  if (replay) return t('moves.viewing', {ply: replay.ply, count: moves.length});
   // Not "your move" while your own sowing is still drawn.
   if (sowing) return t('status.sowing', {move: sowing});
   const again = lastMove && lastMove.extra_turn;

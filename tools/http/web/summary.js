@@ -1,13 +1,11 @@
 // The game-over summary: the result and score, and the moves after which the exact value of the
 // game changed (a move that gave away seeds against perfect play), where the tables or the solver
-// knew the value before and after it.
+// knew the value before and after it. summary-panel.js draws it.
 import {analysisKey, answeredAnalysis} from './analyses.js';
 import {api} from './api.js';
-import {playerName, seedsOnBoard, sideOfLetter, tableCovering} from './game.js';
-import {t} from './i18n.js';
-import {statusText} from './status.js';
+import {seedsOnBoard, sideOfLetter, tableCovering} from './game.js';
 import {state, update} from './store.js';
-import {errorMessage, signed} from './words.js';
+import {errorMessage} from './words.js';
 
 // The exact value of the game, for South (the final store difference with perfect play), before
 // each move: from the tables for every position they cover, and from the analyses this page
@@ -54,41 +52,4 @@ export async function summarise() {
   }
   if (token !== state().token) return;
   update({summary: {status: 'done', changes, known, firstKnown}});
-}
-
-export function renderSummary() {
-  const {view, replay, summary: sum} = state();
-  const section = document.getElementById('summary');
-  const over = view && view.game_over && !replay;
-  section.hidden = !over || !sum;
-  if (section.hidden) return;
-  const body = document.getElementById('summary-body');
-  const p = (text) => {
-    const e = document.createElement('p');
-    e.textContent = text;
-    return e;
-  };
-  const parts = [p(statusText())];
-  if (sum.status === 'working') parts.push(p(t('summary.working')));
-  else if (sum.status === 'done') {
-    section.dataset.known = String(sum.known);
-    section.dataset.changes = String(sum.changes.length);
-    if (!sum.known) parts.push(p(t('summary.unknown')));
-    else if (!sum.changes.length) parts.push(p(t('summary.noChange', {ply: sum.firstKnown})));
-    else {
-      parts.push(p(t('summary.changes', {ply: sum.firstKnown})));
-      const items = document.createElement('ol');
-      for (const c of sum.changes) {
-        const li = document.createElement('li');
-        li.value = c.ply;
-        li.dataset.ply = String(c.ply);
-        li.textContent = t('summary.change', {move: c.move, player: playerName(c.side),
-                                              before: signed(c.before), after: signed(c.after),
-                                              count: c.before - c.after});
-        items.appendChild(li);
-      }
-      parts.push(items);
-    }
-  }
-  body.replaceChildren(...parts);
 }

@@ -832,6 +832,110 @@ test('replaying a finished game: the position shown speaks, moves are counted on
   await close(session);
 });
 
+test('the focus stays on Hint, Undo, « ‹ › » and the moves of the list after they act', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  for (const key of ['a', 'b', 'B']) {
+    await page.keyboard.press(key);
+    await idle(page);
+  }
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return e.id || (e.dataset.ply ? `ply ${e.dataset.ply}` : e.tagName);
+  });
+  const press = async (selector) => {
+    await page.focus(selector);
+    await page.keyboard.press('Enter');
+    await idle(page);
+  };
+  await press('#hint');
+  await page.waitForSelector('#hint-text:not([data-move=""])');
+  await idle(page);
+  assert.equal(await focused(), 'hint');
+  await press('#undo');
+  assert.equal(await focused(), 'undo');
+  await press('#replay-back');
+  assert.equal(await focused(), 'replay-back');
+  await press('#move-list button[data-ply="1"]');
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'),
+               '0-5-5-5-5-4-4-4-4-4-4-4-0-0-N');
+  assert.equal(await focused(), 'ply 1');
+  // At the first position « and ‹ are off: the focus goes to the nearest button still on.
+  await press('#replay-first');
+  assert.equal(await focused(), 'replay-forward');
+  await press('#replay-forward');
+  assert.equal(await focused(), 'replay-forward');
+  // Back at the game » is off: ‹ is the nearest on.
+  await press('#replay-last');
+  assert.equal(await focused(), 'replay-back');
+  await close(session);
+});
+
+test('right to left, the replay buttons and arrow keys point the way the moves go', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  await page.keyboard.press('a');
+  await idle(page);
+  await page.keyboard.press('b');
+  await idle(page);
+  const x = async (id) => (await page.locator(`#${id}`).boundingBox()).x;
+  assert.ok(await x('replay-first') < await x('replay-last'));
+  assert.deepEqual(await page.locator('.replay button').allTextContents(), ['«', '‹', '›', '»']);
+  await page.selectOption('#language', 'he');
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  // The first position lies to the right, as the text begins; « and » are drawn mirrored.
+  assert.ok(await x('replay-first') > await x('replay-back'));
+  assert.ok(await x('replay-back') > await x('replay-forward'));
+  assert.ok(await x('replay-forward') > await x('replay-last'));
+  assert.deepEqual(await page.locator('.replay button').allTextContents(), ['»', '›', '‹', '«']);
+  await page.locator('body').click({position: {x: 1, y: 1}});
+  await page.keyboard.press('ArrowRight');  // back, to the right
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'),
+               '0-5-5-5-5-4-4-4-4-4-4-4-0-0-N');
+  await page.keyboard.press('ArrowLeft');  // forward, to the left: the game again
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'),
+               await position(page));
+  await page.keyboard.press('ArrowRight');
+  await idle(page);
+  await shots(page, 'replay-he');
+  await close(session);
+});
+
+test('the ring where the last seed fell passes under the house letter, not through it', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  await page.keyboard.press('a');  // A sows B, C, D and E: the last seed in E
+  await idle(page);
+  const hits = await page.evaluate(() => {
+    const house = document.querySelector('.house.last-seed');
+    const ring = house.querySelector('.last-seed-ring');
+    const tab = house.querySelector('.letter-tab').getBoundingClientRect();
+    const matrix = ring.getScreenCTM();
+    const [cx, cy, r] = ['cx', 'cy', 'r'].map((a) => ring[a].baseVal.value);
+    const found = [];
+    // Points of the ring inside the letter's tab: what is seen there is the tab or its letter.
+    for (let k = 0; k < 720; ++k) {
+      const angle = (k / 720) * 2 * Math.PI;
+      const p = new DOMPoint(cx + r * Math.cos(angle), cy + r * Math.sin(angle)).matrixTransform(matrix);
+      if (p.x > tab.left + 1 && p.x < tab.right - 1 && p.y > tab.top + 1 && p.y < tab.bottom - 1) {
+        found.push(document.elementFromPoint(p.x, p.y).getAttribute('class'));
+      }
+    }
+    return {letter: house.dataset.letter, found};
+  });
+  assert.equal(hits.letter, 'E');
+  assert.ok(hits.found.length > 0, 'the ring meets the tab');
+  assert.ok(hits.found.every((c) => c === 'letter-tab' || c === 'letter'), hits.found.join(' '));
+  assert.equal(await page.locator('.house .letter-tab').first().evaluate((e) =>
+    getComputedStyle(e).fillOpacity), '1');
+  await close(session);
+});
+
 test('every catalogue has every text of the English one', async () => {
   const {readFileSync} = await import('node:fs');
   const dir = process.env.MANCALA_WEB_I18N;

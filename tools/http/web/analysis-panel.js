@@ -4,6 +4,7 @@
 import {analysisKey} from './analyses.js';
 import {againstComputer, humanSide, isHumanTurn, playerName, puzzleAsked} from './game.js';
 import {t} from './i18n.js';
+import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
 import {state} from './store.js';
 import {errorMessage, formatNumber, outcomeText, signed, sourceText} from './words.js';
@@ -71,6 +72,11 @@ function verdictText(data) {
 }
 
 export function renderAnalysis() {
+  drawAnalysis();
+  giveFocusBack();
+}
+
+function drawAnalysis() {
   const {analysisOpen, analysis: a} = state();
   const toggle = $('analysis-toggle');
   toggle.setAttribute('aria-expanded', String(analysisOpen));
@@ -78,6 +84,14 @@ export function renderAnalysis() {
   if (!analysisOpen) return;
   const body = $('analysis-body');
   const summary = $('analysis-summary');
+  // A move of the panel in focus (one just played) is drawn again or gone: the focus goes to the
+  // same move in the new list, or its first move, or the panel's switch.
+  const focused = document.activeElement;
+  if (focused && body.contains(focused)) {
+    const move = focused.closest('li').dataset.move;
+    holdFocus(focused, () => body.querySelector(`li[data-move="${move}"] button`) ||
+                             body.querySelector('button') || toggle);
+  }
   body.replaceChildren();
   delete body.dataset.source;
   const paragraph = (text, className) => {

@@ -37,7 +37,10 @@ function onKey(event) {
   if (typing || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const view = state().view;
-  const replayKeys = {ArrowLeft: () => stepReplay(-1), ArrowRight: () => stepReplay(1),
+  // Right to left (Hebrew), the earlier moves lie to the right, as the « ‹ › » buttons do.
+  const back = document.documentElement.dir === 'rtl' ? 'ArrowRight' : 'ArrowLeft';
+  const replayKeys = {[back]: () => stepReplay(-1),
+                      [back === 'ArrowLeft' ? 'ArrowRight' : 'ArrowLeft']: () => stepReplay(1),
                       Home: () => showPly(0), End: () => showPly(state().moves.length)};
   if (replayKeys[event.key] && view) {
     event.preventDefault();

@@ -132,6 +132,10 @@ export class BoardView {
                      fill: 'transparent', 'pointer-events': 'all'}, group);
     element('circle', {class: 'pit', cx: place.x, cy: place.y, r: PIT_RADIUS}, group);
     const seeds = element('g', {class: 'seeds'}, group);
+    // The ring that marks where the last seed fell, under the letter's tab (drawn over it), so
+    // that it never runs through the letter.
+    element('circle', {class: 'last-seed-ring', cx: place.x, cy: place.y, r: PIT_RADIUS + 5},
+            group);
     const letterAt = g.letter(at, place);
     element('rect', {class: 'letter-tab', x: letterAt.x - 14, y: letterAt.y - 15, width: 28,
                      height: 30, rx: 8}, group);
@@ -140,8 +144,6 @@ export class BoardView {
     const countAt = g.houseCount(at, place);
     const count = element('text', {class: 'count', x: countAt.x, y: countAt.y,
                                    'text-anchor': 'middle', direction: 'ltr'}, group);
-    element('circle', {class: 'last-seed-ring', cx: place.x, cy: place.y, r: PIT_RADIUS + 5},
-            group);
     group.addEventListener('click', () => this.activate(group));
     group.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') {

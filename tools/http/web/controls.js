@@ -1,6 +1,7 @@
 // The buttons of the action bar and the record, on or off: Undo (something to take back), Hint
 // (your move, and no daily puzzle's question standing: it would be the answer), Save and Load.
 import {isHumanTurn, puzzleAsked, undoTarget} from './game.js';
+import {giveFocusBack, holdFocus} from './focus.js';
 import {state} from './store.js';
 
 const $ = (id) => document.getElementById(id);
@@ -8,9 +9,11 @@ const $ = (id) => document.getElementById(id);
 export function renderControls() {
   const {view, busy, replay} = state();
   if (!view) return;
+  for (const id of ['undo', 'hint', 'save', 'load']) holdFocus($(id), () => $(id));
   $('undo').disabled = busy || undoTarget() === null;
   $('hint').disabled = busy || view.game_over || !isHumanTurn() || !!replay ||
                        puzzleAsked();
   $('save').disabled = busy;
   $('load').disabled = busy;
+  giveFocusBack();
 }

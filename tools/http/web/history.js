@@ -4,16 +4,25 @@
 import {api} from './api.js';
 import {playerName, turnsOf} from './game.js';
 import {t} from './i18n.js';
+import {giveFocusBack, holdFocus} from './focus.js';
 import {whileBusy} from './play.js';
 import {state, update} from './store.js';
 
 const $ = (id) => document.getElementById(id);
+const REPLAY_BUTTONS = ['replay-first', 'replay-back', 'replay-forward', 'replay-last'];
 
 export function renderMoveList() {
   const {view, moves, replay, busy} = state();
   if (!view) return;
   const list = $('move-list');
   const shown = replay ? replay.ply : moves.length;
+  // A move of the list in focus is drawn again: the focus goes to the new button of that move.
+  const focused = document.activeElement;
+  if (focused && focused.parentElement && list.contains(focused)) {
+    const ply = focused.dataset.ply;
+    holdFocus(focused, () => list.querySelector(`button[data-ply="${ply}"]`));
+  }
+  for (const id of REPLAY_BUTTONS) holdFocus($(id), () => $(id));
   list.replaceChildren(...turnsOf(moves).map((turn) => {
     const item = document.createElement('li');
     item.dataset.side = turn.side;
@@ -40,10 +49,15 @@ export function renderMoveList() {
   const current = list.querySelector('[aria-current]');
   if (current && !replay) list.scrollTop = list.scrollHeight;
   else if (current) current.scrollIntoView({block: 'nearest'});
+  // Right to left (Hebrew) the buttons run from the right, and point the way the moves go there:
+  // the first position is to the right. The browser does not mirror « and » in a button.
+  const arrows = document.documentElement.dir === 'rtl' ? '»›‹«' : '«‹›»';
+  REPLAY_BUTTONS.forEach((id, k) => { $(id).textContent = arrows[k]; });
   $('replay-first').disabled = busy || shown === 0;
   $('replay-back').disabled = busy || shown === 0;
   $('replay-forward').disabled = busy || !replay;
   $('replay-last').disabled = busy || !replay;
+  giveFocusBack();
 }
 
 // Shows the position after the first `ply` moves.

@@ -3,6 +3,7 @@
 // ply, every sowing one move). It stays while the replay shows an earlier position, so that one
 // can go from one entry to the next. The summary itself is summary.js.
 import {playerName} from './game.js';
+import {giveFocusBack, holdFocus} from './focus.js';
 import {showPly} from './history.js';
 import {t} from './i18n.js';
 import {resultText} from './status.js';
@@ -15,6 +16,11 @@ export function renderSummary() {
   section.hidden = !view || !view.game_over || !sum;
   if (section.hidden) return;
   const body = document.getElementById('summary-body');
+  const focused = document.activeElement;
+  if (focused && body.contains(focused)) {
+    const ply = focused.dataset.ply;
+    holdFocus(focused, () => body.querySelector(`button[data-ply="${ply}"]`));
+  }
   const p = (text) => {
     const e = document.createElement('p');
     e.textContent = text;
@@ -50,4 +56,5 @@ export function renderSummary() {
     }
   }
   body.replaceChildren(...parts);
+  giveFocusBack();
 }

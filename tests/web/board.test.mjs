@@ -136,10 +136,13 @@ function dbQuery(game, positionString) {
                                           '--json']).toString());
 }
 
+// Loads a record; waits for its own message (a record loaded before left one on the line).
 async function loadRecord(page, name, text) {
+  const before = await page.locator('#message').textContent();
   await page.setInputFiles('#load-file', {name, mimeType: 'text/plain',
                                           buffer: Buffer.from(text)});
-  await page.waitForFunction(() => document.getElementById('message').textContent !== '');
+  await page.waitForFunction((b) => !['', b].includes(document.getElementById('message').textContent),
+                             before);
   await idle(page);
 }
 

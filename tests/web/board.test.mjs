@@ -49,9 +49,10 @@ after(async () => {
 
 // A fresh browser profile (no stored language or setup) showing the board. onPage(page) is
 // called before the page is opened (to listen to it from its first request).
-async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP,
+async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP, touch = false,
                      onPage = () => {}} = {}) {
-  const context = await browser.newContext({viewport, locale, reducedMotion, acceptDownloads: true});
+  const context = await browser.newContext({viewport, locale, reducedMotion, acceptDownloads: true,
+                                            hasTouch: touch, isMobile: touch});
   const page = await context.newPage();
   onPage(page);
   const problems = [];
@@ -615,6 +616,118 @@ for (const viewport of [{width: 360, height: 640}, {width: 390, height: 844},
     await close(session);
   });
 }
+
+// Whether a text is shown whole in its box (not cut by the status bar's fixed height).
+async function whole(locator) {
+  return locator.evaluate((e) => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1);
+}
+
+test('on a phone the daily puzzle asks and answers beside the board, the question whole', async () => {
+  const session = await open({viewport: {width: 360, height: 640}});
+  const {page} = session;
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await idle(page);
+  const question = await page.locator('#puzzle-text').textContent();
+  for (const viewport of [{width: 360, height: 640}, {width: 390, height: 844},
+                          {width: 844, height: 390}]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    assert.equal(await page.locator('#hint-text').textContent(), question);
+    assert.ok(inside(await boxOf(page.locator('#hint-text')), viewport), JSON.stringify(viewport));
+    assert.ok(await whole(page.locator('#hint-text')), JSON.stringify(viewport));
+  }
+  await page.setViewportSize({width: 360, height: 640});
+  const puzzle = await page.locator('#puzzle').getAttribute('data-position');
+  await page.keyboard.press(dbQuery('kalah', puzzle).moves[0].move.toLowerCase());
+  await page.waitForFunction(() => /Right/.test(document.getElementById('hint-text').textContent));
+  assert.equal(await page.locator('#hint-text').textContent(),
+               await page.locator('#puzzle-text').textContent());
+  assert.ok(inside(await boxOf(page.locator('#hint-text')), {width: 360, height: 640}));
+  assert.ok(await whole(page.locator('#hint-text')));
+  await idle(page);
+  await page.screenshot({path: `${SHOTS}/phone-360x640-puzzle.png`});
+  await close(session);
+});
+
+test('at 360 px a hint is shown whole in every language', async () => {
+  const viewport = {width: 360, height: 640};
+  const start = '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S';  // D captures, F ends in the store
+  for (const code of ['en', 'fr', 'pt', 'he', 'th', 'ja']) {
+    const session = await open({viewport});
+    const {page} = session;
+    await page.selectOption('#language', code);
+    await page.waitForFunction((c) => document.documentElement.lang === c, code);
+    await page.evaluate((s) => localStorage.setItem('mancala.game', JSON.stringify(
+      {game: 'kalah:6:4', start: s, moves: [], opponent: '1', computerSide: 'North'})), start);
+    await page.reload();
+    await idle(page);
+    await page.click('#hint');
+    await page.waitForSelector('#hint-text:not([data-move=""])');
+    const text = await page.locator('#hint-text').textContent();
+    assert.ok(await whole(page.locator('#hint-text')), `${code}: ${text}`);
+    assert.ok(inside(await boxOf(page.locator('#hint-text')), viewport), code);
+    assert.ok(inside(await boxOf(page.locator('.controls.actions')), viewport), code);
+    await page.screenshot({path: `${SHOTS}/phone-360x640-hint-${code}.png`});
+    await close(session);
+  }
+});
+
+test('Analysis opened on a phone comes into view', async () => {
+  const session = await open({viewport: PHONE});
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 1});
+  assert.ok((await page.locator('#analysis-toggle').boundingBox()).y < PHONE.height);
+  await page.click('#analysis-toggle');
+  await page.waitForSelector('#analysis:not([hidden])');
+  await page.waitForFunction(() => {
+    const top = document.getElementById('analysis').getBoundingClientRect().top;
+    return top > -2 && top < window.innerHeight - 96;  // scrolled to it, to the subpixel
+  }, null, {timeout: 5000});
+  await close(session);
+});
+
+test('the rules describe the board as it is drawn: wide or turned on a phone, your side or North\'s',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  const rules = async () => (await page.locator('#rules-board li').allTextContents()).join(' ');
+  const cases = [[DESKTOP, 'me', /South \(the lower row\) and North \(the upper row\).*South's on the right, North's on the left.*South's A, B, C… from left to right, North's a, b, c… from right to left/],
+                 [DESKTOP, 'computer', /South \(the upper row\) and North \(the lower row\).*South's on the left, North's on the right.*from right to left, North's a, b, c… from left to right/],
+                 [PHONE, 'me', /South \(the left column\) and North \(the right column\).*South's at the bottom, North's at the top.*from top to bottom, North's a, b, c… from bottom to top/],
+                 [PHONE, 'computer', /South \(the right column\) and North \(the left column\).*South's at the top, North's at the bottom.*from bottom to top, North's a, b, c… from top to bottom/]];
+  for (const [viewport, first, expected] of cases) {
+    await page.setViewportSize(viewport);
+    await newGame(page, {kind: 'kalah', opponent: 1, first});
+    assert.match(await rules(), expected, `${viewport.width} ${first}`);
+  }
+  await close(session);
+});
+
+test('the note to skip a sowing says Click with a mouse and Tap on a touch screen, over no count',
+     async () => {
+  for (const [touch, viewport, word] of [[false, DESKTOP, /^Click the board/],
+                                         [true, PHONE, /^Tap the board/],
+                                         [false, {width: 844, height: 390}, /^Click the board/]]) {
+    const session = await open({reducedMotion: 'no-preference', viewport, touch});
+    const {page} = session;
+    await newGame(page, {kind: 'kalah', houses: 6, seeds: 12, opponent: 'human'});
+    const house = page.getByRole('button', {name: 'house A (South), 12 seeds', exact: true});
+    if (touch) await house.locator('.pit').tap();
+    else await house.click();
+    await page.waitForSelector('#skip-note:not([hidden])');
+    assert.match(await page.locator('#skip-note').textContent(), word);
+    const note = await page.locator('#skip-note').boundingBox();
+    const board = await page.locator('#board').boundingBox();
+    assert.ok(note.y + note.height <= board.y || note.y >= board.y + board.height,
+              `the note ${JSON.stringify(note)} over the board ${JSON.stringify(board)}`);
+    assert.ok(inside(await boxOf(page.locator('#skip-note')), viewport));
+    if (!touch) await page.screenshot({path: `${SHOTS}/sowing-${viewport.width}x${viewport.height}.png`});
+    await page.keyboard.press('x');
+    await idle(page);
+    await close(session);
+  }
+});
 
 test('nothing moves during a sowing: the action bar and the board stay where they are', async () => {
   const session = await open({viewport: PHONE, reducedMotion: 'no-preference'});

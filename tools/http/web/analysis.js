@@ -40,7 +40,16 @@ export async function refreshAnalysis() {
   }
 }
 
+// Opened by the player: brought into view when it lies below the screen (on a phone the board
+// fills the screen, and the panel opened out of sight: nothing seemed to happen).
 export function toggleAnalysis() {
   update({analysisOpen: !state().analysisOpen});
   refreshAnalysis();
+  const panel = document.getElementById('analysis');
+  if (!state().analysisOpen) return;
+  const top = panel.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 96) {
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.scrollIntoView({block: 'start', behavior: reduced ? 'auto' : 'smooth'});
+  }
 }

@@ -1,10 +1,12 @@
 // The hint: the shared analysis's best move (analyses.js), highlighted on the board and explained
 // beside the status: what it does (an extra turn, a capture), its value (exact with perfect play,
-// or a search's estimate) and where that value comes from.
+// or a search's estimate) and where that value comes from. Without a hint the place beside the
+// status says the daily puzzle's question, then its verdict, while the puzzle is on the board.
 import {analysisOf} from './analyses.js';
 import {againstComputer, isHumanTurn, playerName} from './game.js';
 import {t} from './i18n.js';
 import {whileBusy} from './play.js';
+import {puzzleText} from './puzzle.js';
 import {state, update} from './store.js';
 import {effectText, outcomeText, signed, sourceText, tidy} from './words.js';
 
@@ -36,11 +38,19 @@ export async function hint() {
   });
 }
 
+// The daily puzzle on the board, asked or just answered: what it says, beside the status.
+function puzzleSays() {
+  const {puzzle, start, moves} = state();
+  const onBoard = puzzle && ['asked', 'answered'].includes(puzzle.status) &&
+                  puzzle.position === start && moves.length <= 1;
+  return onBoard ? puzzleText(puzzle) : '';
+}
+
 export function renderHint() {
   const {view, hint: shown} = state();
   if (!view) return;
   const hintText = document.getElementById('hint-text');
-  hintText.textContent = shown ? shown.text : '';
+  hintText.textContent = shown ? shown.text : puzzleSays();
   // The hint's move and value in attributes, for the browser tests.
   hintText.dataset.move = shown && shown.letter ? shown.letter : '';
   hintText.dataset.score = shown && shown.letter ? shown.score : '';

@@ -3,11 +3,11 @@
 import {gameGoing, setupOfGame} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
-import {findPuzzle, puzzleGames} from './puzzle.js';
+import {findPuzzle, puzzleGames, puzzleText} from './puzzle.js';
 import {fillSetup} from './setup.js';
 import {puzzleRecord} from './storage.js';
 import {state, update} from './store.js';
-import {errorMessage, tidy, today} from './words.js';
+import {errorMessage, today} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,12 +29,7 @@ export function renderPuzzle() {
     return button;
   }));
   const text = $('puzzle-text');
-  text.textContent = !p ? t('puzzle.about')
-                   : p.status === 'looking' ? t('puzzle.looking')
-                   : p.status === 'none' ? t('puzzle.none')
-                   : p.status === 'asked' ? t(p.best.category === 'win' ? 'puzzle.findWin'
-                                                                        : 'puzzle.findDraw')
-                   : verdictText(p);
+  text.textContent = puzzleText(p);
   section.dataset.position = p && p.position ? p.position : '';
   section.dataset.answer = p && p.best && p.status !== 'asked' ? p.best.move : '';
   section.dataset.status = p ? p.status : '';
@@ -67,14 +62,4 @@ async function startPuzzle(puzzle, confirmed = false) {
 // What the puzzle keeps of a move's value: the judging needs its category alone.
 function moveValue(m) {
   return {move: m.move, category: m.category};
-}
-
-// The verdict on the answer given, with the line of perfect play once it is known.
-function verdictText(p) {
-  if (!p.line) return '';
-  const played = p.answer.moves.find((m) => m.move === p.played);
-  const category = t(`puzzle.category.${played.category}`);
-  return tidy(`${t(p.played === p.best.move ? 'puzzle.right' : 'puzzle.wrong',
-                   {move: p.played, category, best: p.best.move})} ` +
-              t('puzzle.line', {line: p.line.join(' ')}));
 }

@@ -9,8 +9,10 @@ import {ANALYSIS_SECONDS} from './analyses.js';
 import {api} from './api.js';
 import {catalogue} from './catalogue.js';
 import {keepGame, setupOfGame, tableCovering} from './game.js';
+import {t} from './i18n.js';
 import {keepPuzzleRecord, puzzleRecord} from './storage.js';
 import {state, update} from './store.js';
+import {tidy} from './words.js';
 
 const PUZZLE_TRIES = 400;
 
@@ -129,4 +131,20 @@ export async function answerPuzzle(letter) {
     update({puzzle: {...p, line}});
     keepGame();
   }
+}
+
+// What the puzzle says: the search for it, the question while it stands, then the verdict with
+// the line of perfect play (once known). Said in the panel and, on the game's board, beside the
+// status (phones show the panel far below the board).
+export function puzzleText(p) {
+  if (!p) return t('puzzle.about');
+  if (p.status === 'looking') return t('puzzle.looking');
+  if (p.status === 'none') return t('puzzle.none');
+  if (p.status === 'asked') return t(p.best.category === 'win' ? 'puzzle.findWin' : 'puzzle.findDraw');
+  if (!p.line) return '';
+  const played = p.answer.moves.find((m) => m.move === p.played);
+  const category = t(`puzzle.category.${played.category}`);
+  return tidy(`${t(p.played === p.best.move ? 'puzzle.right' : 'puzzle.wrong',
+                   {move: p.played, category, best: p.best.move})} ` +
+              t('puzzle.line', {line: p.line.join(' ')}));
 }

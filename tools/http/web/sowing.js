@@ -1,9 +1,13 @@
 // The sowing drawn seed by seed: each pick-up, then each seed, from the counts before the move.
-// Quick, skipped by a tap or a key, and not drawn at all under prefers-reduced-motion.
+// Quick, skipped by a tap (a click) or a key, and not drawn at all under prefers-reduced-motion.
+// The note that says so takes the hint's place in the status bar while a sowing is drawn.
 import {drawSowing, endSowing} from './board-view.js';
+import {t} from './i18n.js';
 import {state, update} from './store.js';
 
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+// A touch screen is tapped; a mouse or a touchpad clicks.
+const touch = window.matchMedia('(pointer: coarse)');
 const $ = (id) => document.getElementById(id);
 
 let animation = null;  // {skipped, skip, wake} while a sowing is drawn
@@ -41,6 +45,7 @@ export async function animate(move, before) {
     if (drawing.wake) drawing.wake();
   };
   animation = drawing;
+  $('skip-note').textContent = t(touch.matches ? 'board.skip' : 'board.skipClick');
   $('skip-note').hidden = false;
   // The move being drawn, for the browser tests (each sowing of a computer's turn is drawn).
   $('board-frame').dataset.sowing = move.move;

@@ -17,11 +17,13 @@
 #include "db/value_code.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/stats_chart.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/service/validation.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

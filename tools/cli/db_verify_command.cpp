@@ -9,11 +9,13 @@
 #include "db/table_set.h"
 #include "db/table_verify.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/progress.h"
 #include "tools/service/validation.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "solver/search/sprt.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 #include "tools/match/match_runner.h"
@@ -26,6 +26,8 @@
 #include "tools/service/move_text.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

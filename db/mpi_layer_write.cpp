@@ -148,19 +148,36 @@ Expected<bool> write_and_compare(const Comm& comm, const std::string& temporary,
   return true;
 }
 
+// Where a writer put a layer file's sections.
+struct PlacedSections {
+  uint32_t encoding;
+  uint32_t block_size;
+  uint64_t block_count;
+  const std::vector<uint8_t>& dictionary;  // the section's bytes (coded: the code lengths)
+  uint64_t index_offset, index_bytes;
+  uint64_t data_offset, data_size;
+};
+
 // Rank 0 checksums the index and data sections from the file, writes the header, checks the
 // file as any reader would (with `decode_all`, every block decoded too) and renames it into
 // place; every rank learns the outcome, and the file's size.
-Expected<uint64_t> finish_layer_file(const DistributedLayer& layer, LayerSections layout,
-                                     const std::string& temporary, uint64_t index_offset,
-                                     uint64_t index_bytes, uint64_t data_offset, bool decode_all) {
+Expected<uint64_t> finish_layer_file(const DistributedLayer& layer, const PlacedSections& placed,
+                                     const std::string& temporary, bool decode_all) {
+  LayerSections layout;
+  layout.encoding = placed.encoding;
+  layout.block_size = placed.block_size;
+  layout.block_count = placed.block_count;
+  layout.dictionary_size = placed.dictionary.size();
+  layout.data_size = placed.data_size;
+  layout.dictionary_checksum = checksum64(placed.dictionary.data(), placed.dictionary.size());
   std::string error;
   uint64_t file_size = 0;
   if (layer.comm.rank == 0) {
-    Expected<uint64_t> checksum = file_section_checksum(temporary, index_offset, index_bytes);
+    Expected<uint64_t> checksum =
+        file_section_checksum(temporary, placed.index_offset, placed.index_bytes);
     if (checksum) {
       layout.index_checksum = *checksum;
-      checksum = file_section_checksum(temporary, data_offset, layout.data_size);
+      checksum = file_section_checksum(temporary, placed.data_offset, layout.data_size);
       if (checksum) layout.data_checksum = *checksum;
     }
     if (!checksum) error = checksum.error();
@@ -197,6 +214,17 @@ Expected<uint64_t> finish_layer_file(const DistributedLayer& layer, LayerSection
   if (!error.empty()) return Error{error};
   MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   return file_size;
+}
+
+// The whole write of a layer file after its writer has encoded and placed it: every rank's
+// pieces written and compared, then the file finished.
+Expected<uint64_t> write_layer_file(const DistributedLayer& layer,
+                                    const std::vector<FilePiece>& pieces,
+                                    const PlacedSections& placed, bool decode_all) {
+  const std::string temporary = layer.path + ".tmp";
+  if (Expected<bool> written = write_and_compare(layer.comm, temporary, pieces); !written)
+    return Error{written.error()};
+  return finish_layer_file(layer, placed, temporary, decode_all);
 }
 
 // This rank's runs of the layer: [begin, end) of the layer's positions, kept from `local` in its
@@ -277,7 +305,6 @@ Expected<WriteReport> write_zstd_layer_distributed(const DistributedLayer& layer
   const LayerPartition& partition = layer.partition;
   const uint64_t block = block_size_of(options);
   const uint64_t blocks = (layer.positions + block - 1) / block;
-  const std::string temporary = layer.path + ".tmp";
   const std::vector<uint8_t> dictionary =
       train_dictionary_distributed(layer, values, blocks, options);
 
@@ -335,19 +362,12 @@ Expected<WriteReport> write_zstd_layer_distributed(const DistributedLayer& layer
     pieces.push_back(piece_at(index_offset + blocks * sizeof(uint64_t), &data_size, 1));
     pieces.push_back(piece_at(dictionary_offset, dictionary.data(), dictionary.size()));
   }
-  if (Expected<bool> written = write_and_compare(layer.comm, temporary, pieces); !written)
-    return Error{written.error()};
-
-  LayerSections layout;
-  layout.encoding = kZstdBlocks;
-  layout.block_size = static_cast<uint32_t>(block);
-  layout.block_count = blocks;
-  layout.dictionary_size = dictionary.size();
-  layout.data_size = data_size;
-  layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
+  const PlacedSections placed{kZstdBlocks,  static_cast<uint32_t>(block),
+                              blocks,       dictionary,
+                              index_offset, index_bytes,
+                              data_offset,  data_size};
   const Expected<uint64_t> file_size =
-      finish_layer_file(layer, layout, temporary, index_offset, index_bytes, data_offset,
-                        /*decode_all=*/false);
+      write_layer_file(layer, pieces, placed, /*decode_all=*/false);
   if (!file_size) return Error{file_size.error()};
   return WriteReport{*file_size, blocks, dictionary.size(), compressing_threads};
 }
@@ -362,7 +382,6 @@ Expected<WriteReport> write_coded_layer_distributed(const DistributedLayer& laye
   const uint32_t block = block_size_of(options);
   const uint64_t blocks = (layer.positions + block - 1) / block;
   const uint64_t group_positions = uint64_t{kGroupBlocks} * block;
-  const std::string temporary = layer.path + ".tmp";
 
   // The symbol counts of every rank's values summed on every rank (integers: the same code
   // whatever the ranks); the partition's chunks hold whole groups, so each rank codes its own.
@@ -405,19 +424,9 @@ Expected<WriteReport> write_coded_layer_distributed(const DistributedLayer& laye
     pieces.push_back(piece_at(data_offset + at, run_data[i].data(), run_data[i].size()));
   }
   if (layer.comm.rank == 0) pieces.push_back(piece_at(code_offset, lengths.data(), lengths.size()));
-  if (Expected<bool> written = write_and_compare(layer.comm, temporary, pieces); !written)
-    return Error{written.error()};
-
-  LayerSections layout;
-  layout.encoding = kCodedBlocks;
-  layout.block_size = block;
-  layout.block_count = blocks;
-  layout.dictionary_size = lengths.size();
-  layout.data_size = data_size;
-  layout.dictionary_checksum = checksum64(lengths.data(), lengths.size());
-  const Expected<uint64_t> file_size =
-      finish_layer_file(layer, layout, temporary, index_offset, index_bytes, data_offset,
-                        /*decode_all=*/true);
+  const PlacedSections placed{kCodedBlocks, block,       blocks,      lengths,
+                              index_offset, index_bytes, data_offset, data_size};
+  const Expected<uint64_t> file_size = write_layer_file(layer, pieces, placed, /*decode_all=*/true);
   if (!file_size) return Error{file_size.error()};
   return WriteReport{*file_size, blocks, lengths.size(), layer.threads};
 }

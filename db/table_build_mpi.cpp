@@ -138,7 +138,7 @@ class DistributedBuild {
         directory_(request.database_dir + "/" + table_directory_name(name_)),
         progress_(progress),
         layer_done_(layer_done),
-        threads_(threads_or_all_cores(request.threads)) {
+        threads_(team_size(request.threads)) {
     // A coded layer's chunks hold whole index groups, so that each rank codes its own groups.
     const uint64_t unit = request.write.encoding == kCodedBlocks
                               ? uint64_t{kGroupBlocks} * block_size_of(request.write)

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "db/table_build_mpi.h"
 #include "solver/util/stopwatch.h"
 
 namespace mancala::db {
@@ -86,7 +85,7 @@ class Outbox {
 
 class Comm {
  public:
-  explicit Comm(const MpiSession& session) : rank(session.rank()), size(session.size()) {}
+  Comm(int rank_in_world, int world_size) : rank(rank_in_world), size(world_size) {}
   int rank;
   int size;
   // Per layer: exchanges, seconds inside them, items and bytes sent to other ranks.

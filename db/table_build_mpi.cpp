@@ -128,7 +128,7 @@ class DistributedBuild {
                    const DistributedOptions& options,
                    const std::function<void(const DistributedProgress&)>& progress,
                    const std::function<void(const DistributedLayerReport&)>& layer_done)
-      : comm_(session),
+      : comm_(session.rank(), session.size()),
         request_(request),
         options_(options),
         rules_(*table_rules_for(request.rules)),
@@ -640,7 +640,7 @@ Expected<bool> check_distributed_build_fits(const MpiSession& session, const Bui
               std::to_string(deepest) + " seeds";
     }
   }
-  error = Comm(session).agree(error);
+  error = Comm(session.rank(), session.size()).agree(error);
   if (!error.empty()) return Error{error};
   return true;
 }

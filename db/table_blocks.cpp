@@ -76,7 +76,7 @@ CompressedBlocks compress_blocks(const int8_t* values, uint64_t count, uint64_t 
   CompressedBlocks out;
   out.frames.resize(blocks);
   bool failed = false;
-#pragma omp parallel num_threads(threads_or_all_cores(threads))
+#pragma omp parallel num_threads(team_size(threads))
   {
 #pragma omp single nowait
     out.threads = omp_get_num_threads();
@@ -115,7 +115,7 @@ CodedGroups encode_groups(const int8_t* values, uint64_t count, uint32_t block_s
   std::vector<std::vector<uint8_t>>& bytes = out.data.pieces;
   bytes.resize(groups);
   out.index.assign(groups, CodedGroup{});
-#pragma omp parallel num_threads(threads_or_all_cores(threads))
+#pragma omp parallel num_threads(team_size(threads))
   {
     // Coded into a buffer of the thread's, then copied at its size: a vector grown by push_back
     // keeps up to twice the room it needs.
@@ -149,7 +149,7 @@ std::vector<uint8_t> layer_code_lengths(const int8_t* values, uint64_t count, ui
   const uint64_t span = uint64_t{block_size} * 4096;
   const uint64_t spans = (count + span - 1) / span;
   std::vector<std::vector<uint64_t>> partial(spans);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_or_all_cores(threads))
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team_size(threads))
   for (uint64_t k = 0; k < spans; ++k) {
     const uint64_t lo = k * span, hi = std::min(count, lo + span);
     count_contexts(values + lo, hi - lo, block_size, seeds, partial[k]);

@@ -22,9 +22,8 @@ struct BuildRequest {
   std::string database_dir;
   WriteOptions write;
   // Threads that build a layer, and as many again that compress and write the finished layer
-  // below alongside (and decode a layer read back to resume); 0: all cores
-  // (solver/util/thread_count.h). The bytes do not depend on it.
-  int threads = 0;
+  // below alongside (and decode a layer read back to resume). The bytes do not depend on it.
+  int threads = 1;
   // Bytes the layers may take in memory: the layer being built (RetrogradeBuilder::bytes_to_build)
   // and the finished layers held below it; none: no bound. Beyond it the lowest layers already
   // written are copied to scratch files without a name in the tables' directory and read from

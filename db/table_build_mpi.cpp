@@ -1,26 +1,22 @@
 #include "db/table_build_mpi.h"
 
-#include <fcntl.h>
 #include <mpi.h>
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <stdexcept>
 #include <vector>
 
-#include "db/checksum_stream.h"
 #include "db/file_io.h"
-#include "db/table_blocks.h"
+#include "db/mpi_exchange.h"
+#include "db/mpi_layer_write.h"
 #include "db/table_file.h"
 #include "solver/tables/rank_walk.h"
 #include "solver/tables/retrograde_phases.h"
@@ -75,153 +71,6 @@ void MpiSession::barrier() const {
 }
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Message passing: counted all-to-all exchanges and agreement on errors.
-
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<uint64_t>() {
-  return MPI_UINT64_T;
-}
-template <>
-MPI_Datatype mpi_type<int8_t>() {
-  return MPI_INT8_T;
-}
-template <>
-MPI_Datatype mpi_type<int>() {
-  return MPI_INT;
-}
-template <>
-MPI_Datatype mpi_type<double>() {
-  return MPI_DOUBLE;
-}
-
-int checked_count(uint64_t n) {
-  if (n > static_cast<uint64_t>(INT_MAX))
-    throw std::length_error("an exchange of more than 2^31 items in one message");
-  return static_cast<int>(n);
-}
-
-// Items for each destination rank, filled by each OpenMP thread separately and sent as one
-// buffer per destination: thread 0's items first, then thread 1's, and so on.
-template <class T>
-class Outbox {
- public:
-  Outbox(int threads, int ranks)
-      : items_(static_cast<size_t>(threads), std::vector<std::vector<T>>(ranks)) {}
-  std::vector<T>& of(int thread, int destination) { return items_[thread][destination]; }
-  int threads() const { return static_cast<int>(items_.size()); }
-  int ranks() const { return static_cast<int>(items_[0].size()); }
-  // Where thread `thread`'s items to `destination` start in that destination's buffer.
-  uint64_t offset_in_destination(int thread, int destination) const {
-    uint64_t offset = 0;
-    for (int t = 0; t < thread; ++t) offset += items_[t][destination].size();
-    return offset;
-  }
-  // Flattens into send (destination-major) and counts per destination; empties the outbox.
-  void flatten(std::vector<T>& send, std::vector<uint64_t>& counts) {
-    counts.assign(static_cast<size_t>(ranks()), 0);
-    uint64_t total = 0;
-    for (int d = 0; d < ranks(); ++d)
-      for (int t = 0; t < threads(); ++t) counts[d] += items_[t][d].size();
-    for (uint64_t c : counts) total += c;
-    send.clear();
-    send.reserve(total);
-    for (int d = 0; d < ranks(); ++d)
-      for (int t = 0; t < threads(); ++t)
-        send.insert(send.end(), items_[t][d].begin(), items_[t][d].end());
-  }
-  void clear() {
-    for (auto& per_thread : items_)
-      for (auto& items : per_thread) {
-        items.clear();
-        items.shrink_to_fit();
-      }
-  }
-
- private:
-  std::vector<std::vector<std::vector<T>>> items_;  // [thread][destination]
-};
-
-class Comm {
- public:
-  explicit Comm(const MpiSession& session) : rank(session.rank()), size(session.size()) {}
-  int rank;
-  int size;
-  // Per layer: exchanges, seconds inside them, items and bytes sent to other ranks.
-  uint64_t exchanges = 0;
-  double exchange_seconds = 0;
-  uint64_t items_sent = 0;
-  uint64_t bytes_sent = 0;
-
-  // Sends send[counts[0] items to rank 0, the next counts[1] to rank 1, ...]; receives into
-  // `received`, `received_counts[r]` items from rank r, in rank order.
-  template <class T>
-  void all_to_all(const std::vector<T>& send, const std::vector<uint64_t>& counts,
-                  std::vector<T>& received, std::vector<uint64_t>& received_counts) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<int> send_counts(size), send_displs(size), recv_counts(size), recv_displs(size);
-    uint64_t at = 0;
-    for (int r = 0; r < size; ++r) {
-      send_counts[r] = checked_count(counts[r]);
-      send_displs[r] = checked_count(at);
-      at += counts[r];
-      if (r != rank) {
-        items_sent += counts[r];
-        bytes_sent += counts[r] * sizeof(T);
-      }
-    }
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    uint64_t total = 0;
-    received_counts.assign(static_cast<size_t>(size), 0);
-    for (int r = 0; r < size; ++r) {
-      recv_displs[r] = checked_count(total);
-      received_counts[r] = static_cast<uint64_t>(recv_counts[r]);
-      total += received_counts[r];
-    }
-    received.resize(total);
-    MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), mpi_type<T>(),
-                  received.data(), recv_counts.data(), recv_displs.data(), mpi_type<T>(),
-                  MPI_COMM_WORLD);
-    ++exchanges;
-    exchange_seconds += seconds_since(t0);
-  }
-
-  // `value` combined over every rank by `op` (MPI_SUM, MPI_MAX, MPI_MIN); every rank gets it.
-  template <class T>
-  T all_reduce(T value, MPI_Op op) const {
-    T out{};
-    MPI_Allreduce(&value, &out, 1, mpi_type<T>(), op, MPI_COMM_WORLD);
-    return out;
-  }
-  void barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
-
-  // Every rank learns whether any rank failed, and the message of the lowest failed rank
-  // ("" when none did).
-  std::string agree(const std::string& error) const {
-    const int first = all_reduce(error.empty() ? size : rank, MPI_MIN);
-    if (first == size) return "";
-    std::string message = error;
-    int length = static_cast<int>(message.size());
-    MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-    message.resize(static_cast<size_t>(length));
-    MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
-    if (size > 1 && first != 0 && message.find("rank ") != 0)
-      message = "rank " + std::to_string(first) + ": " + message;
-    return message;
-  }
-  bool agree_flag(bool flag) const {  // true when every rank says true
-    return all_reduce(flag ? 1 : 0, MPI_MIN) == 1;
-  }
-  void reset_counters() {
-    exchanges = 0;
-    exchange_seconds = 0;
-    items_sent = 0;
-    bytes_sent = 0;
-  }
-};
 
 // Peak resident memory of this process (VmHWM), bytes; 0 when unknown.
 uint64_t peak_resident_bytes() {
@@ -279,7 +128,7 @@ class DistributedBuild {
                    const DistributedOptions& options,
                    const std::function<void(const DistributedProgress&)>& progress,
                    const std::function<void(const DistributedLayerReport&)>& layer_done)
-      : comm_(session),
+      : comm_(session.rank(), session.size()),
         request_(request),
         options_(options),
         rules_(*table_rules_for(request.rules)),
@@ -289,7 +138,7 @@ class DistributedBuild {
         directory_(request.database_dir + "/" + table_directory_name(name_)),
         progress_(progress),
         layer_done_(layer_done),
-        threads_(threads_or_all_cores(request.threads)) {
+        threads_(team_size(request.threads)) {
     // A coded layer's chunks hold whole index groups, so that each rank codes its own groups.
     const uint64_t unit = request.write.encoding == kCodedBlocks
                               ? uint64_t{kGroupBlocks} * block_size_of(request.write)
@@ -313,11 +162,6 @@ class DistributedBuild {
   template <GameKind K>
   void levels_phase(int s, LayerWork& work);
   Expected<WriteReport> write_layer(int s, const std::vector<int8_t>& values);
-  Expected<WriteReport> write_coded_layer(int s, const std::vector<int8_t>& values);
-  Expected<uint64_t> finish_layer_file(int s, uint64_t count, LayerSections layout,
-                                       const std::string& temporary, const std::string& path,
-                                       uint64_t index_offset, uint64_t index_bytes,
-                                       uint64_t data_offset, bool decode_all);
   void report_progress(int s, const std::string& phase, uint64_t done_here, uint64_t total);
 
   Comm comm_;
@@ -432,30 +276,6 @@ Expected<bool> DistributedBuild::run() {
 // ---------------------------------------------------------------------------------------------
 // Resuming.
 
-// The data checksum of an open layer file, streamed from disk in bounded pieces (a reader that
-// maps and touches the whole file would hold it all in memory).
-Expected<bool> stream_section_checksum(const std::string& path, uint64_t offset, uint64_t size,
-                                       uint64_t& checksum) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return Error{path + ": missing or unreadable"};
-  Checksum64Stream stream(size);
-  std::vector<uint8_t> buffer(uint64_t{4} << 20);
-  uint64_t done = 0;
-  while (done < size) {
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), size - done));
-    const ssize_t n = ::pread(fd, buffer.data(), want, static_cast<off_t>(offset + done));
-    if (n <= 0) {
-      ::close(fd);
-      return Error{path + ": read failed"};
-    }
-    stream.update(buffer.data(), static_cast<size_t>(n));
-    done += static_cast<uint64_t>(n);
-  }
-  ::close(fd);
-  checksum = stream.finish();
-  return true;
-}
-
 Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
   // Rank 0 decides whether the file is sound (the checks of every reader, then the data
   // checksum), as build_tables does; a file that fails is built again.
@@ -469,10 +289,9 @@ Expected<bool> DistributedBuild::resume_layer(int s, LayerReport& report) {
         TableFile::open(report.path, name_, houses_, s);
     if (file) {
       const TableHeader& header = (*file)->header();
-      uint64_t checksum = 0;
-      Expected<bool> read =
-          stream_section_checksum(report.path, header.data_offset, header.data_size, checksum);
-      sound = read && checksum == header.data_checksum;
+      const Expected<uint64_t> checksum =
+          file_section_checksum(report.path, header.data_offset, header.data_size);
+      sound = checksum && *checksum == header.data_checksum;
       file_size = header.file_size;
     }
     if (sound) plain_sound = open_sound_plain_copy(directory_, name_, houses_, s) != nullptr;
@@ -776,425 +595,20 @@ void DistributedBuild::levels_phase(int s, LayerWork& work) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writing a layer file.
-
-// Writes `size` bytes at `offset`, in pieces that fit MPI's int counts.
-std::string write_at(MPI_File file, uint64_t offset, const uint8_t* data, uint64_t size) {
-  constexpr uint64_t kPiece = uint64_t{1} << 30;
-  for (uint64_t done = 0; done < size;) {
-    const int n = static_cast<int>(std::min(kPiece, size - done));
-    MPI_Status status;
-    const int rc = MPI_File_write_at(file, static_cast<MPI_Offset>(offset + done), data + done, n,
-                                     MPI_BYTE, &status);
-    if (rc != MPI_SUCCESS) {
-      char text[MPI_MAX_ERROR_STRING];
-      int length = 0;
-      MPI_Error_string(rc, text, &length);
-      return "write failed (disk full?): " + std::string(text, static_cast<size_t>(length));
-    }
-    done += static_cast<uint64_t>(n);
-  }
-  return "";
-}
-
-// Reads [offset, offset + size) of `path` back and compares it with `expected`.
-std::string compare_with_file(int fd, uint64_t offset, const uint8_t* expected, uint64_t size) {
-  std::vector<uint8_t> buffer(std::min<uint64_t>(size, uint64_t{4} << 20));
-  for (uint64_t done = 0; done < size;) {
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), size - done));
-    const ssize_t n = ::pread(fd, buffer.data(), want, static_cast<off_t>(offset + done));
-    if (n <= 0) return "read back failed";
-    if (std::memcmp(buffer.data(), expected + done, static_cast<size_t>(n)) != 0)
-      return "read back different bytes at offset " + std::to_string(offset + done);
-    done += static_cast<uint64_t>(n);
-  }
-  return "";
-}
-
-// A coded layer (kCodedBlocks): the symbol counts of every rank's values summed on every rank
-// (integers: the same code whatever the ranks), then each rank codes its own groups and writes
-// them and their index entries where write_table_file would have put them.
-// Rank 0 checksums the sections from the file, writes the header, checks the file as any reader
-// would (with `decode_all`, every block decoded too) and renames it into place; every rank
-// learns the outcome, and the file's size.
-Expected<uint64_t> DistributedBuild::finish_layer_file(int s, uint64_t count, LayerSections layout,
-                                                       const std::string& temporary,
-                                                       const std::string& path,
-                                                       uint64_t index_offset, uint64_t index_bytes,
-                                                       uint64_t data_offset, bool decode_all) {
-  std::string error;
-  uint64_t file_size = 0;
-  if (comm_.rank == 0) {
-    Expected<bool> ok =
-        stream_section_checksum(temporary, index_offset, index_bytes, layout.index_checksum);
-    if (ok)
-      ok = stream_section_checksum(temporary, data_offset, layout.data_size, layout.data_checksum);
-    if (!ok) error = ok.error();
-    const TableHeader header = layer_header(name_, houses_, s, count, layout);
-    file_size = header.file_size;
-    if (error.empty()) {
-      const int fd = ::open(temporary.c_str(), O_WRONLY);
-      const bool written =
-          fd >= 0 &&
-          ::pwrite(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
-          ::fsync(fd) == 0;
-      if (fd >= 0) ::close(fd);
-      if (!written) error = temporary + ": write failed (disk full?)";
-    }
-    if (error.empty()) {
-      Expected<std::shared_ptr<const TableFile>> check =
-          TableFile::open(temporary, name_, houses_, s);
-      if (!check) {
-        error = path + ": written file failed its check: " + check.error();
-      } else if (decode_all) {
-        Expected<std::vector<int8_t>> all = (*check)->read_all({}, threads_);
-        if (!all) error = path + ": written file failed its check: " + all.error();
-      }
-    }
-    if (error.empty()) {
-      std::error_code ec;
-      std::filesystem::rename(temporary, path, ec);
-      if (ec) error = path + ": cannot rename into place: " + ec.message();
-    }
-    if (!error.empty()) std::filesystem::remove(temporary);
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) return Error{error};
-  MPI_Bcast(&file_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  return file_size;
-}
-
-Expected<WriteReport> DistributedBuild::write_coded_layer(int s,
-                                                          const std::vector<int8_t>& values) {
-  const uint32_t block = block_size_of(request_.write);
-  const LayerPartition& partition = partitions_[s];
-  const uint64_t count = index_.layer_size(s);
-  const uint64_t blocks = (count + block - 1) / block;
-  const uint64_t group_positions = uint64_t{kGroupBlocks} * block;
-  const int me = comm_.rank;
-  const std::string path = directory_ + "/" + layer_file_name(s);
-  const std::string temporary = path + ".tmp";
-
-  struct Chunk {
-    uint64_t begin, end, local;
-    CodedGroups groups;
-    std::vector<uint8_t> data;  // the groups' bytes, written at the chunk's offset
-  };
-  std::vector<Chunk> chunks;
-  partition.for_each_run(me, [&](uint64_t b, uint64_t e, uint64_t l) {
-    chunks.push_back({b, e, l, {}, {}});
-  });
-  std::vector<uint64_t> counts;
-  count_contexts(values.data(), 0, block, s, counts);
-  for (const Chunk& chunk : chunks)
-    count_contexts(values.data() + chunk.local, chunk.end - chunk.begin, block, s, counts);
-  MPI_Allreduce(MPI_IN_PLACE, counts.data(), checked_count(counts.size()), MPI_UINT64_T, MPI_SUM,
-                MPI_COMM_WORLD);
-  const std::vector<uint8_t> lengths = code_lengths(counts, s);
-  Expected<std::shared_ptr<const ValueCode>> code =
-      ValueCode::from_lengths(lengths.data(), lengths.size(), s);
-  if (!code) return Error{path + ": " + code.error()};
-  int coding_threads = threads_;
-  for (Chunk& chunk : chunks) {
-    chunk.groups = encode_groups(values.data() + chunk.local, chunk.end - chunk.begin, block,
-                                 **code, threads_);
-    chunk.data = join_pieces(std::move(chunk.groups.data));
-  }
-
-  // Where each chunk's groups go: the coded sizes of every chunk, in rank order.
-  std::vector<uint64_t> chunk_offsets(partition.chunk_count() + 1, 0);
-  {
-    std::vector<uint64_t> mine;
-    for (const Chunk& chunk : chunks) mine.push_back(chunk.data.size());
-    int my_count = static_cast<int>(mine.size());
-    std::vector<int> sizes_per_rank(comm_.size), displs(comm_.size);
-    MPI_Allgather(&my_count, 1, MPI_INT, sizes_per_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    int total = 0;
-    for (int r = 0; r < comm_.size; ++r) {
-      displs[r] = total;
-      total += sizes_per_rank[r];
-    }
-    std::vector<uint64_t> sizes(static_cast<size_t>(total));
-    MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, sizes.data(), sizes_per_rank.data(),
-                   displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
-    for (uint64_t c = 0; c < partition.chunk_count(); ++c) {
-      const uint64_t owner = c % static_cast<uint64_t>(comm_.size);
-      const uint64_t k = c / static_cast<uint64_t>(comm_.size);
-      chunk_offsets[c + 1] = chunk_offsets[c] + sizes[displs[owner] + k];
-    }
-  }
-  const uint64_t data_size = chunk_offsets.back();
-  const uint64_t index_bytes = coded_group_count(blocks) * sizeof(CodedGroup);
-  const uint64_t index_offset = kHeaderSize;
-  const uint64_t code_offset = index_offset + index_bytes;
-  const uint64_t data_offset = code_offset + lengths.size();
-  for (Chunk& chunk : chunks)
-    for (CodedGroup& entry : chunk.groups.index)
-      entry.offset += chunk_offsets[chunk.begin / partition.chunk()];
-
-  std::string error;
-  if (me == 0) std::filesystem::remove(temporary);
-  comm_.barrier();
-  MPI_File file;
-  int rc = MPI_File_open(MPI_COMM_WORLD, temporary.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
-                         MPI_INFO_NULL, &file);
-  if (!comm_.agree_flag(rc == MPI_SUCCESS)) {
-    if (rc == MPI_SUCCESS)  // a file opened on some ranks only: nothing collective is safe now
-      throw std::runtime_error(temporary + ": could be opened on some ranks only");
-    return Error{temporary + ": cannot create"};
-  }
-  auto entry_offset = [&](const Chunk& chunk) {
-    return index_offset + chunk.begin / group_positions * sizeof(CodedGroup);
-  };
-  for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
-    const Chunk& chunk = chunks[i];
-    error = write_at(file, entry_offset(chunk),
-                     reinterpret_cast<const uint8_t*>(chunk.groups.index.data()),
-                     chunk.groups.index.size() * sizeof(CodedGroup));
-    if (error.empty())
-      error = write_at(file, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
-                       chunk.data.data(), chunk.data.size());
-  }
-  if (me == 0 && error.empty()) error = write_at(file, code_offset, lengths.data(), lengths.size());
-  if (MPI_File_close(&file) != MPI_SUCCESS && error.empty()) error = "closing failed";
-  if (!error.empty()) error = temporary + ": " + error;
-  error = comm_.agree(error);
-  if (!error.empty()) {
-    if (me == 0) std::filesystem::remove(temporary);
-    return Error{error};
-  }
-
-  // Every rank reads its own part back before the file is trusted.
-  {
-    const int fd = ::open(temporary.c_str(), O_RDONLY);
-    if (fd < 0) error = temporary + ": cannot read back";
-    for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
-      const Chunk& chunk = chunks[i];
-      error = compare_with_file(fd, entry_offset(chunk),
-                                reinterpret_cast<const uint8_t*>(chunk.groups.index.data()),
-                                chunk.groups.index.size() * sizeof(CodedGroup));
-      if (error.empty())
-        error = compare_with_file(fd, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
-                                  chunk.data.data(), chunk.data.size());
-      if (!error.empty()) error = temporary + ": " + error;
-    }
-    if (fd >= 0) ::close(fd);
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) {
-    if (me == 0) std::filesystem::remove(temporary);
-    return Error{error};
-  }
-
-  // Every group checked against its checksum and every block decoded, as any reader would.
-  LayerSections layout;
-  layout.encoding = kCodedBlocks;
-  layout.block_size = block;
-  layout.block_count = blocks;
-  layout.dictionary_size = lengths.size();
-  layout.data_size = data_size;
-  layout.dictionary_checksum = checksum64(lengths.data(), lengths.size());
-  const Expected<uint64_t> file_size =
-      finish_layer_file(s, count, layout, temporary, path, index_offset, index_bytes, data_offset,
-                        /*decode_all=*/true);
-  if (!file_size) return Error{file_size.error()};
-  return WriteReport{*file_size, blocks, lengths.size(), coding_threads};
-}
+// Writing a layer file: one writer per encoding (mpi_layer_write.h).
 
 Expected<WriteReport> DistributedBuild::write_layer(int s, const std::vector<int8_t>& values) {
-  if (request_.write.encoding == kCodedBlocks) return write_coded_layer(s, values);
-  const WriteOptions& options = request_.write;
-  const LayerPartition& partition = partitions_[s];
-  const uint64_t count = index_.layer_size(s);
-  const uint64_t block = block_size_of(options);
-  const uint64_t blocks = (count + block - 1) / block;
-  const int me = comm_.rank;
-  const std::string path = directory_ + "/" + layer_file_name(s);
-  const std::string temporary = path + ".tmp";
-
-  struct Chunk {
-    uint64_t begin, end, local;
-    std::vector<uint8_t> data;            // its compressed blocks, one after another
-    std::vector<uint64_t> block_offsets;  // each block's offset in `data`
-  };
-  std::vector<Chunk> chunks;
-  partition.for_each_run(me, [&](uint64_t b, uint64_t e, uint64_t l) {
-    chunks.push_back({b, e, l, {}, {}});
-  });
-
-  // The dictionary: rank 0 trains it on the same sampled blocks as write_table_file, gathered
-  // from their owners in sample order.
-  std::vector<uint8_t> dictionary;
-  {
-    const std::vector<uint64_t> samples = dictionary_sample_blocks(blocks, options);
-    std::vector<uint8_t> mine;
-    for (uint64_t b : samples) {
-      const uint64_t lo = b * block, hi = std::min(count, lo + block);
-      if (partition.owner(lo) != me) continue;
-      const size_t at = mine.size();
-      mine.resize(at + (hi - lo));
-      zigzag_encode(values.data() + partition.local(lo), hi - lo, mine.data() + at);
-    }
-    int my_bytes = checked_count(mine.size());
-    std::vector<int> bytes(comm_.size), displs(comm_.size);
-    MPI_Gather(&my_bytes, 1, MPI_INT, bytes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    uint64_t total = 0;
-    for (int r = 0; r < comm_.size; ++r) {
-      displs[r] = checked_count(total);
-      total += static_cast<uint64_t>(bytes[r]);
-    }
-    std::vector<uint8_t> gathered(me == 0 ? total : 0);
-    MPI_Gatherv(mine.data(), my_bytes, MPI_UINT8_T, gathered.data(), bytes.data(), displs.data(),
-                MPI_UINT8_T, 0, MPI_COMM_WORLD);
-    uint64_t dictionary_size = 0;
-    if (me == 0 && !samples.empty()) {
-      // Put the samples back in sample order: each rank sent its own in that order.
-      std::vector<uint8_t> sample_bytes;
-      std::vector<size_t> sample_sizes;
-      std::vector<uint64_t> cursor(displs.begin(), displs.end());
-      for (uint64_t b : samples) {
-        const uint64_t lo = b * block, hi = std::min(count, lo + block);
-        uint64_t& at = cursor[partition.owner(lo)];
-        sample_bytes.insert(sample_bytes.end(), gathered.begin() + static_cast<ptrdiff_t>(at),
-                            gathered.begin() + static_cast<ptrdiff_t>(at + (hi - lo)));
-        sample_sizes.push_back(hi - lo);
-        at += hi - lo;
-      }
-      dictionary = train_dictionary(sample_bytes, sample_sizes, options);
-      dictionary_size = dictionary.size();
-    }
-    MPI_Bcast(&dictionary_size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    dictionary.resize(dictionary_size);
-    MPI_Bcast(dictionary.data(), checked_count(dictionary_size), MPI_UINT8_T, 0, MPI_COMM_WORLD);
-  }
-
-  // Every rank compresses its own blocks.
-  std::string error;
-  int compressing_threads = 0;
-  {
-    const PreparedDictionary prepared(dictionary, options);
-    for (Chunk& chunk : chunks) {
-      CompressedBlocks compressed = compress_blocks(
-          values.data() + chunk.local, chunk.end - chunk.begin, block, prepared, options, threads_);
-      compressing_threads = std::max(compressing_threads, compressed.threads);
-      if (compressed.failed) error = path + ": compression failed";
-      std::vector<std::vector<uint8_t>>& frames = compressed.frames;
-      chunk.block_offsets.resize(frames.size());
-      uint64_t size = 0;
-      for (size_t i = 0; i < frames.size(); ++i) {
-        chunk.block_offsets[i] = size;
-        size += frames[i].size();
-      }
-      chunk.data.reserve(size);
-      for (std::vector<uint8_t>& c : frames) {
-        chunk.data.insert(chunk.data.end(), c.begin(), c.end());
-        std::vector<uint8_t>().swap(c);
-      }
-    }
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) return Error{error};
-
-  // Where each chunk's blocks go: the compressed sizes of every chunk, in rank order.
-  std::vector<uint64_t> chunk_offsets(partition.chunk_count() + 1, 0);
-  {
-    std::vector<uint64_t> mine;
-    for (const Chunk& chunk : chunks) mine.push_back(chunk.data.size());
-    int my_count = static_cast<int>(mine.size());
-    std::vector<int> counts(comm_.size), displs(comm_.size);
-    MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    int total = 0;
-    for (int r = 0; r < comm_.size; ++r) {
-      displs[r] = total;
-      total += counts[r];
-    }
-    std::vector<uint64_t> sizes(static_cast<size_t>(total));
-    MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, sizes.data(), counts.data(), displs.data(),
-                   MPI_UINT64_T, MPI_COMM_WORLD);
-    // Chunk c is the (c / ranks)-th chunk of rank c % ranks.
-    for (uint64_t c = 0; c < partition.chunk_count(); ++c) {
-      const uint64_t owner = c % static_cast<uint64_t>(comm_.size);
-      const uint64_t k = c / static_cast<uint64_t>(comm_.size);
-      chunk_offsets[c + 1] = chunk_offsets[c] + sizes[displs[owner] + k];
-    }
-  }
-  const uint64_t data_size = chunk_offsets.back();
-  const uint64_t index_bytes = (blocks + 1) * sizeof(uint64_t);
-  const uint64_t index_offset = kHeaderSize;
-  const uint64_t dictionary_offset = index_offset + index_bytes;
-  const uint64_t data_offset = dictionary_offset + dictionary.size();
-
-  // The temporary file, written by every rank with MPI-IO: each its own index entries and
-  // blocks, rank 0 the dictionary and the index's last entry; the header comes last.
-  if (me == 0) std::filesystem::remove(temporary);
-  comm_.barrier();
-  MPI_File file;
-  int rc = MPI_File_open(MPI_COMM_WORLD, temporary.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
-                         MPI_INFO_NULL, &file);
-  if (!comm_.agree_flag(rc == MPI_SUCCESS)) {
-    if (rc == MPI_SUCCESS)  // a file opened on some ranks only: nothing collective is safe now
-      throw std::runtime_error(temporary + ": could be opened on some ranks only");
-    return Error{temporary + ": cannot create"};
-  }
-  std::vector<std::vector<uint64_t>> index_entries(chunks.size());
-  for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
-    const Chunk& chunk = chunks[i];
-    const uint64_t c = chunk.begin / partition.chunk();
-    for (uint64_t o : chunk.block_offsets) index_entries[i].push_back(chunk_offsets[c] + o);
-    error = write_at(file, index_offset + (chunk.begin / block) * sizeof(uint64_t),
-                     reinterpret_cast<const uint8_t*>(index_entries[i].data()),
-                     index_entries[i].size() * sizeof(uint64_t));
-    if (error.empty())
-      error = write_at(file, data_offset + chunk_offsets[c], chunk.data.data(), chunk.data.size());
-  }
-  if (me == 0 && error.empty()) {
-    error = write_at(file, index_offset + blocks * sizeof(uint64_t),
-                     reinterpret_cast<const uint8_t*>(&data_size), sizeof data_size);
-    if (error.empty())
-      error = write_at(file, dictionary_offset, dictionary.data(), dictionary.size());
-  }
-  if (MPI_File_close(&file) != MPI_SUCCESS && error.empty()) error = "closing failed";
-  if (!error.empty()) error = temporary + ": " + error;
-  error = comm_.agree(error);
-  if (!error.empty()) {
-    if (me == 0) std::filesystem::remove(temporary);
-    return Error{error};
-  }
-
-  // Every rank reads its own part back before the file is trusted.
-  {
-    const int fd = ::open(temporary.c_str(), O_RDONLY);
-    if (fd < 0) error = temporary + ": cannot read back";
-    for (size_t i = 0; i < chunks.size() && error.empty(); ++i) {
-      const Chunk& chunk = chunks[i];
-      error = compare_with_file(fd, index_offset + (chunk.begin / block) * sizeof(uint64_t),
-                                reinterpret_cast<const uint8_t*>(index_entries[i].data()),
-                                index_entries[i].size() * sizeof(uint64_t));
-      if (error.empty())
-        error = compare_with_file(fd, data_offset + chunk_offsets[chunk.begin / partition.chunk()],
-                                  chunk.data.data(), chunk.data.size());
-      if (!error.empty()) error = temporary + ": " + error;
-    }
-    if (fd >= 0) ::close(fd);
-  }
-  error = comm_.agree(error);
-  if (!error.empty()) {
-    if (me == 0) std::filesystem::remove(temporary);
-    return Error{error};
-  }
-
-  LayerSections layout;
-  layout.encoding = kZstdBlocks;
-  layout.block_size = static_cast<uint32_t>(block);
-  layout.block_count = blocks;
-  layout.dictionary_size = dictionary.size();
-  layout.data_size = data_size;
-  layout.dictionary_checksum = checksum64(dictionary.data(), dictionary.size());
-  const Expected<uint64_t> file_size =
-      finish_layer_file(s, count, layout, temporary, path, index_offset, index_bytes, data_offset,
-                        /*decode_all=*/false);
-  if (!file_size) return Error{file_size.error()};
-  return WriteReport{*file_size, blocks, dictionary.size(), compressing_threads};
+  const DistributedLayer layer{comm_,
+                               partitions_[s],
+                               name_,
+                               houses_,
+                               s,
+                               index_.layer_size(s),
+                               directory_ + "/" + layer_file_name(s),
+                               threads_};
+  return request_.write.encoding == kCodedBlocks
+             ? write_coded_layer_distributed(layer, values, request_.write)
+             : write_zstd_layer_distributed(layer, values, request_.write);
 }
 
 }  // namespace
@@ -1226,7 +640,7 @@ Expected<bool> check_distributed_build_fits(const MpiSession& session, const Bui
               std::to_string(deepest) + " seeds";
     }
   }
-  error = Comm(session).agree(error);
+  error = Comm(session.rank(), session.size()).agree(error);
   if (!error.empty()) return Error{error};
   return true;
 }

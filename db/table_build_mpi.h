@@ -16,12 +16,11 @@
 // values, unique whatever algorithm finds them, so the bytes equal the one-machine build's.
 //
 // Each layer file is written in the project's format (table_format.h) with the same bytes as
-// write_table_file: every rank compresses its own blocks; the dictionary is trained on rank 0 from
-// the same sampled blocks, gathered from their owners; every rank writes its blocks and index
-// entries into the temporary file with MPI-IO, then reads them back and compares; rank 0
-// checksums the sections by streaming them from the file, writes the header, reopens the file
-// with every reader's checks, and renames it into place. A build resumes from the finished
-// layers (rank 0 checks the data checksum; each rank decodes only its own blocks).
+// write_table_file, by the writer of its encoding (mpi_layer_write.h): every rank encodes its own
+// blocks, writes them into the temporary file with MPI-IO and reads them back; rank 0 finishes
+// the file and renames it into place. A build resumes from the finished layers (rank 0 checks
+// the data checksum; each rank decodes only its own blocks). The messages between ranks are
+// mpi_exchange.h's.
 //
 // Every entry point is collective: all ranks call it with the same arguments, and all get the
 // same result (an error on one rank is an error on every rank, with its message).

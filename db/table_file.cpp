@@ -256,7 +256,7 @@ Expected<WriteReport> write_table_file(const std::string& path, const std::strin
   } else if (coded) {
     block_size = block_size_of(options);
     block_count = (count + block_size - 1) / block_size;
-    sections.threads = threads_or_all_cores(threads);
+    sections.threads = team_size(threads);
     sections.dictionary =
         layer_code_lengths(values.data(), count, static_cast<uint32_t>(block_size), seeds, threads);
     Expected<std::shared_ptr<const ValueCode>> code =
@@ -740,7 +740,7 @@ Expected<std::vector<int8_t>> TableFile::read_all(
   if (is_coded()) {
     std::string error;
     std::atomic<uint64_t> blocks_done{0};
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_or_all_cores(threads))
+#pragma omp parallel for schedule(dynamic, 64) num_threads(team_size(threads))
     for (uint64_t b = 0; b < h.block_count; ++b) {
       Expected<bool> ok = read_block(b, values.data() + b * h.block_size);
       if (!ok) {
@@ -759,7 +759,7 @@ Expected<std::vector<int8_t>> TableFile::read_all(
   }
   std::string error;
   std::atomic<uint64_t> blocks_done{0};
-#pragma omp parallel num_threads(threads_or_all_cores(threads))
+#pragma omp parallel num_threads(team_size(threads))
   {
     ZSTD_DCtx* context = ZSTD_createDCtx();
     std::vector<uint8_t> bytes(h.block_size);
@@ -791,7 +791,7 @@ Expected<bool> TableFile::holds(std::span<const int8_t> values, int threads) con
   if (values.size() != h.position_count) return false;
   std::string error;
   std::atomic<bool> differ{false};
-#pragma omp parallel num_threads(threads_or_all_cores(threads))
+#pragma omp parallel num_threads(team_size(threads))
   {
     std::vector<int8_t> block(h.block_size);
 #pragma omp for schedule(dynamic, 64)

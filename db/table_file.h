@@ -30,11 +30,11 @@ struct WriteReport {
 // Writes `values` (layer `seeds` of table `name`) to `path`. The file is written under a
 // temporary name (AtomicFile), synced, opened and checked as a reader would, and only then
 // renamed into place, so an interrupted write or a full disk never leaves a truncated file that
-// looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks
-// (0: all cores, solver/util/thread_count.h); the bytes do not depend on their number.
+// looks valid. Values outside -seeds..seeds are refused. `threads` threads compress the blocks;
+// the bytes do not depend on their number.
 Expected<WriteReport> write_table_file(const std::string& path, const std::string& name, int houses,
                                        int seeds, std::span<const int8_t> values,
-                                       const WriteOptions& options = {}, int threads = 0);
+                                       const WriteOptions& options = {}, int threads = 1);
 
 // Whether a regular file at `path` starts as a table layer does (the format's magic), damaged
 // or not: such a file is not to be overwritten by anything else. False when nothing readable is
@@ -105,18 +105,18 @@ class TableFile {
   // The values of one block (block_size() of them, fewer in the last), decoded into `out`.
   Expected<bool> read_block(uint64_t block, int8_t* out) const;
   // Every value, in rank order (used to resume builds and by verify, stats and unpack), each
-  // block checked as by value(), compressed blocks decoded by `threads` threads (0: all cores).
+  // block checked as by value(), compressed blocks decoded by `threads` threads.
   // `progress(done, total)` (positions; called on the calling thread only) follows the decoding.
   Expected<std::vector<int8_t>> read_all(
-      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;
-  // Whether the file holds exactly `values`, decoded a block at a time by `threads` threads (0:
-  // all cores) and compared in place: the writer's check of a file it wrote, without a second
+      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 1) const;
+  // Whether the file holds exactly `values`, decoded a block at a time by `threads` threads and
+  // compared in place: the writer's check of a file it wrote, without a second
   // copy of the layer in memory (3.2 GB for Kalah's 30-seed layer). An error when a block cannot
   // be read.
-  Expected<bool> holds(std::span<const int8_t> values, int threads = 0) const;
+  Expected<bool> holds(std::span<const int8_t> values, int threads = 1) const;
   // read_all after data_checksum_ok: a mismatch is an error ("corrupt data"), not values.
   Expected<std::vector<int8_t>> read_all_checked(
-      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 0) const;
+      const std::function<void(uint64_t, uint64_t)>& progress = {}, int threads = 1) const;
   // Recomputes the data checksum over the whole file (open checks the header, index and
   // dictionary; blocks are checked by zstd, or by their checksums, when first read).
   bool data_checksum_ok() const;

@@ -17,7 +17,7 @@ struct UnpackRequest {
   Rules rules;         // the game; its table covers every seeds-per-house
   int max_seeds = -1;  // copy layers 0..max_seeds; -1: every layer the directory has
   std::string database_dir;
-  int threads = 0;  // that decode a layer; 0: all cores (solver/util/thread_count.h)
+  int threads = 1;  // that decode a layer
 };
 
 struct UnpackLayerReport {
@@ -47,7 +47,7 @@ struct ConvertRequest {
   Rules rules;
   int max_seeds = -1;  // convert layers 0..max_seeds; -1: every layer the directory has
   std::string database_dir;
-  int threads = 0;     // that decode and code a layer; 0: all cores
+  int threads = 1;     // that decode and code a layer
   WriteOptions write;  // the encoding (and its block size) to write; not plain
 };
 

@@ -80,7 +80,7 @@ Expected<uint64_t> verify_memory_needed(const std::string& table_dir) {
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
                                               const LayerProgressFn& progress, int threads,
                                               size_t keep, uint64_t memory_room) {
-  threads = threads_or_all_cores(threads);
+  threads = team_size(threads);
   if (memory_room > 0) {
     Expected<uint64_t> needed = verify_memory_needed(table_dir);
     if (!needed) return Error{needed.error()};

@@ -41,12 +41,12 @@ struct VerifyReport {
 Expected<uint64_t> verify_memory_needed(const std::string& table_dir);
 
 // `table_dir` holds seeds-00.mtb, seeds-01.mtb, ... (or their plain copies); keeps up to `keep`
-// mismatches. Runs on `threads` threads (0: all cores, solver/util/thread_count.h). Refused up
+// mismatches. Runs on `threads` threads. Refused up
 // front, before any value is read, when it needs more than `memory_room` bytes
 // (verify_memory_needed; 0: no bound): each layer's declared size fitting the machine on its own
 // is not enough, since they are all held together.
 Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
-                                              const LayerProgressFn& progress, int threads = 0,
+                                              const LayerProgressFn& progress, int threads = 1,
                                               size_t keep = 10, uint64_t memory_room = 0);
 
 }  // namespace mancala::db

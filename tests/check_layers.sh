@@ -23,8 +23,10 @@
 #   tools/mancala_command.*, tools/main.cpp  the command that gathers the doors: anything
 #   tests/           anything
 #
-# Every project include must also name a file that exists. Prints each violation and exits 1 if
-# there is any. Usage: tests/check_layers.sh [ROOT]   (default: the checkout this script is in)
+# Every project include must also name a file that exists. And the layers below the doors
+# (solver/, db/, tools/service/, tools/match/) never ask how many cores there are: a door resolves
+# "all cores" once (solver/util/thread_count.h) and the layers take the count they are given.
+# Prints each violation and exits 1 if there is any. Usage: tests/check_layers.sh [ROOT]   (default: the checkout this script is in)
 #        tests/check_layers.sh --self-test             (shows that a violation is caught)
 set -euo pipefail
 
@@ -69,8 +71,14 @@ check_tree() {
       fi
     done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "$root/$file" || true)
   done < <(cd "$root" && find solver db tools tests -type f \( -name '*.h' -o -name '*.cpp' \) 2>/dev/null | sort)
+  while IFS= read -r line; do
+    [[ "$line" == solver/util/thread_count.h:* ]] && continue
+    echo "${line%%:*}: asks for the cores below the doors: ${line#*:}"
+    violations=$((violations + 1))
+  done < <(cd "$root" && find solver db tools/service tools/match -type f \( -name '*.h' -o -name '*.cpp' \) \
+    2>/dev/null | sort | xargs -r grep -HE '\b(all_cores|threads_or_all_cores|omp_get_num_procs|omp_get_max_threads)[[:space:]]*\(' || true)
   if ((violations)); then
-    echo "$violations include(s) cross a layer rule"
+    echo "$violations violation(s) of a layer rule"
     return 1
   fi
   echo "layer includes OK"
@@ -94,6 +102,8 @@ if [[ "${1:-}" == --self-test ]]; then
   # Every layer on the utilities.
   printf '#include "solver/util/u.h"\n' >"$scratch/solver/rules/ok.cpp"
   printf '#include "solver/util/u.h"\n' >"$scratch/db/ok.cpp"
+  # Only thread_count.h itself may ask how many cores there are.
+  printf 'inline int all_cores() { return omp_get_max_threads(); }\n' >"$scratch/solver/util/thread_count.h"
   touch "$scratch/solver/util/u.h" "$scratch/solver/rules/a.h" \
     "$scratch/solver/tables/retrograde.h" "$scratch/solver/tables/retrograde_phases.h"
   # The builds may include the builder and its phases.
@@ -120,7 +130,10 @@ if [[ "${1:-}" == --self-test ]]; then
     'tools/match/u.cpp:#include "tools/command_line/c.h"' \
     'tools/service/v.cpp:#include "tools/match/r.h"' \
     'tools/http/w.cpp:#include "tools/match/r.h"' \
-    'solver/search/x.cpp:#include "tools/match/r.h"'; do
+    'solver/search/x.cpp:#include "tools/match/r.h"' \
+    'db/y.cpp:const int threads = all_cores();' \
+    'solver/tables/z.cpp:#pragma omp parallel num_threads(threads_or_all_cores(n))' \
+    'tools/service/t.cpp:int cores = omp_get_num_procs();'; do
     echo "${bad#*:}" >"$scratch/${bad%%:*}"
     if check_tree "$scratch" >/dev/null; then
       echo "self-test: ${bad%%:*} (${bad#*:}) was not caught"

@@ -1,4 +1,4 @@
-// The command line's one error path and its validators (tools/command_line/cli.h), driven
+// The command line's one error path and its validators (tools/command_line/command_line.h), driven
 // in-process: command lines are parsed and checked without running anything
 // (CommandMode::ParseOnly).
 #include <gtest/gtest.h>
@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/mancala_command.h"
 
 // A namespace per file: the suite is compiled in unity batches.
-namespace mancala::cli::cli_test {
+namespace mancala::cli_test {
+
+using namespace command_line;  // the helpers every command line shares
 namespace {
 
 // What the last parse printed on standard error.
@@ -189,4 +191,4 @@ TEST(Validators, NumbersAreFiniteDecimalsInRange) {
 }
 
 }  // namespace
-}  // namespace mancala::cli::cli_test
+}  // namespace mancala::cli_test

@@ -70,7 +70,7 @@ Opening balanced_opening(const Rules& rules, Random& random, const OpeningOption
 std::vector<Opening> match_openings(const Rules& rules, uint64_t seed, int count,
                                     const OpeningOptions& options, int threads) {
   std::vector<Opening> openings(static_cast<size_t>(std::max(count, 0)));
-#pragma omp parallel for num_threads(threads_or_all_cores(threads)) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(team_size(threads)) schedule(dynamic, 1)
   for (int k = 0; k < count; ++k) {
     Random random(seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(k));
     openings[static_cast<size_t>(k)] = balanced_opening(rules, random, options);

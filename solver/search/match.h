@@ -55,9 +55,9 @@ Opening balanced_opening(const Rules& rules, Random& random, const OpeningOption
 
 // The openings of a match, one per pair of games: opening k comes from a random stream of its own,
 // seeded by `seed` and k, so the result does not depend on the number of threads computing them
-// in parallel (`threads`; 0: all cores, solver/util/thread_count.h).
+// in parallel (`threads`).
 std::vector<Opening> match_openings(const Rules& rules, uint64_t seed, int count,
-                                    const OpeningOptions& options, int threads = 0);
+                                    const OpeningOptions& options, int threads = 1);
 
 // Plays a whole game: the opening, then the players in turn (each sowing chosen by the player
 // whose side is to move).

@@ -22,8 +22,8 @@ namespace mancala {
 class BuiltTables : public ExactValues {
  public:
   // Builds layers 0..max_seeds of the tables of `rules`'s game (table_rules_for must accept it)
-  // on `threads` threads (0: all cores), calling `progress` as the builder goes.
-  BuiltTables(const Rules& rules, int max_seeds, int threads = 0,
+  // on `threads` threads, calling `progress` as the builder goes.
+  BuiltTables(const Rules& rules, int max_seeds, int threads = 1,
               const LayerProgressFn& progress = {});
 
   std::optional<int> value(const Position& position) const override;

@@ -60,7 +60,7 @@ RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMet
     : rules_(*table_rules_for(rules)),
       max_seeds_(max_seeds),
       one_pass_(rules_.kind == GameKind::Kalah && method == LayerMethod::Fastest),
-      threads_(threads_or_all_cores(threads)),
+      threads_(team_size(threads)),
       index_(2 * rules.houses, max_seeds),
       owned_(static_cast<size_t>(max_seeds) + 1),
       keepers_(static_cast<size_t>(max_seeds) + 1),

@@ -70,10 +70,10 @@ enum class LayerMethod : uint8_t {
 class RetrogradeBuilder {
  public:
   // `rules` are the game's rules (any seeds per house); tables cover up to `max_seeds` seeds.
-  // Every phase runs on `threads` threads (0: all cores, thread_count.h); the bytes do not depend
-  // on their number.
+  // Every phase runs on `threads` threads (thread_count.h); the bytes do not depend on their
+  // number.
   RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMethod method = LayerMethod::Fastest,
-                    int threads = 0);
+                    int threads = 1);
 
   const TableIndex& index() const { return index_; }
   const Rules& rules() const { return rules_; }

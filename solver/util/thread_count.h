@@ -1,7 +1,8 @@
-// A thread count as a value: what an option or a request asks for, resolved in one place. The
-// parallel phases (the table builds, the writer, unpack, verify, matches) take such a count and
-// run their OpenMP teams with exactly that many threads; nothing sets a count for the whole
-// process.
+// A thread count as a value. A door (the command line, the server, the engine, the Python
+// module) reads what the user asked for and resolves it here once: 0 means all cores. The layers
+// below (solver/, db/) take the count they are given as it is and run their OpenMP teams with
+// exactly that many threads; they never ask how many cores there are (tests/check_layers.sh checks
+// it), and nothing sets a count for the whole process.
 #pragma once
 
 #include <omp.h>
@@ -17,9 +18,16 @@ inline int all_cores() {
   return std::max(1, omp_get_max_threads());
 }
 
-// `requested` threads, or all cores when it is 0 (or less).
+// `requested` threads, or all cores when it is 0 (or less): a door's reading of a --threads
+// option or a request's thread count.
 inline int threads_or_all_cores(int requested) {
   return requested > 0 ? requested : all_cores();
+}
+
+// The team a layer below the doors runs for a count it is given: that count, and one thread for
+// a count below one (a caller's slip, never "all cores").
+inline int team_size(int threads) {
+  return std::max(1, threads);
 }
 
 }  // namespace mancala

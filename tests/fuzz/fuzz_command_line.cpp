@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/mancala_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!current.empty() && args.size() < 32) args.push_back(current);
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
-  const int status = mancala::cli::run_command_line(static_cast<int>(argv.size()), argv.data(),
-                                                    mancala::cli::CommandMode::ParseOnly);
+  const int status = mancala::run_command_line(static_cast<int>(argv.size()), argv.data(),
+                                               mancala::command_line::CommandMode::ParseOnly);
   if (status != 0 && status != 2) std::abort();
   return 0;
 }

@@ -7,11 +7,13 @@
 
 #include "solver/rules/game.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/service/json_output.h"
 #include "tools/service/move_text.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

@@ -14,10 +14,12 @@
 #include "solver/util/random.h"
 #include "solver/util/stopwatch.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/service/json_output.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

@@ -13,10 +13,12 @@
 #include "solver/util/stopwatch.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/progress.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -52,7 +54,9 @@ ParsedBuild parse_build(const BuildOptions& options) {
     throw UsageError(fmt::format("--block-size: a coded block holds at most {} positions",
                                  db::kMaxCodedBlockSize));
   request.write.compression_level = options.level;
-  request.threads = options.threads;  // 0: all cores (with --mpi: shared out, below)
+  // --threads 0 (the default) is all cores, read here once; with --mpi the ranks on one machine
+  // share them out (below).
+  request.threads = options.mpi ? options.threads : threads_or_all_cores(options.threads);
   request.layer_memory = options.layer_memory_gib < 0
                              ? service::default_layer_memory_bytes()
                              : static_cast<uint64_t>(options.layer_memory_gib * (1ull << 30));
@@ -179,7 +183,7 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
     // The builder's threads, and as many again writing alongside.
     fmt::print("building {} tables up to {} seeds in {} ({})\n", request.rules.table_name(),
                request.max_seeds, request.database_dir,
-               thread_count_text(threads_or_all_cores(request.threads)));
+               thread_count_text(request.threads));
     // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
     // phases (Oware). "write" ran alongside the build of the layers above.
     fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds",

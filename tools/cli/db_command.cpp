@@ -2,7 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 
 namespace mancala::cli {
 

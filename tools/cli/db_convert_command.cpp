@@ -10,11 +10,13 @@
 #include "db/table_unpack.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -32,14 +34,14 @@ void run_convert(const ConvertOptions& options, const Rules& rules) {
   request.rules = rules;
   request.max_seeds = options.max_seeds;
   request.database_dir = database_directory(options.db);
-  request.threads = options.threads;
+  request.threads = threads_or_all_cores(options.threads);
   request.write.encoding = options.to == "zstd" ? db::kZstdBlocks : db::kCodedBlocks;
   Expected<db::UnpackPlan> plan = db::plan_unpack(
-      db::UnpackRequest{rules, options.max_seeds, request.database_dir, options.threads});
+      db::UnpackRequest{rules, options.max_seeds, request.database_dir, request.threads});
   if (!plan) throw Failure(with_build_advice(plan.error(), rules, request.database_dir));
   warn_layer_gap(plan->warning);
   fmt::print("converting {} layers 0..{} in {} to {} ({})\n", rules.table_name(), plan->last_layer,
-             plan->directory, options.to, thread_count_text(threads_or_all_cores(options.threads)));
+             plan->directory, options.to, thread_count_text(request.threads));
   fmt::print("{:>5} {:>14} {:>13} {:>13} {:>9}\n", "seeds", "positions", "bytes before", "bytes",
              "seconds");
   ProgressBar bar(options.quiet);

@@ -15,13 +15,16 @@
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "db/value_code.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/stats_chart.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/service/validation.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -89,7 +92,7 @@ void run_stats(const StatsOptions& options) {
         dir, largest, (largest + (1 << 20) - 1) >> 20, room >> 20));
   for (int s = 0; s <= scan->covered; ++s) {
     const std::shared_ptr<const db::TableFile>& file = files[static_cast<size_t>(s)];
-    Expected<std::vector<int8_t>> values = file->read_all();
+    Expected<std::vector<int8_t>> values = file->read_all({}, all_cores());
     if (!values) throw Failure(values.error());
     std::vector<uint64_t> counts(256, 0);
     for (int8_t v : *values) ++counts[static_cast<uint8_t>(v)];

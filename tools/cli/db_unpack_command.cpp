@@ -9,11 +9,13 @@
 #include "db/table_unpack.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -27,13 +29,12 @@ struct UnpackOptions {
 
 void run_unpack(const UnpackOptions& options, const Rules& rules) {
   const db::UnpackRequest request{rules, options.max_seeds, database_directory(options.db),
-                                  options.threads};
+                                  threads_or_all_cores(options.threads)};
   Expected<db::UnpackPlan> plan = db::plan_unpack(request);
   if (!plan) throw Failure(with_build_advice(plan.error(), rules, request.database_dir));
   warn_layer_gap(plan->warning);
-  const int threads = threads_or_all_cores(request.threads);
   fmt::print("unpacking {} layers 0..{} in {} ({})\n", rules.table_name(), plan->last_layer,
-             plan->directory, thread_count_text(threads));
+             plan->directory, thread_count_text(request.threads));
   fmt::print("{:>5} {:>14} {:>13} {:>9}\n", "seeds", "positions", "bytes", "seconds");
   ProgressBar bar(options.quiet);
   int written = 0, kept = 0;

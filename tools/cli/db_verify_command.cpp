@@ -8,12 +8,15 @@
 
 #include "db/table_set.h"
 #include "db/table_verify.h"
+#include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/progress.h"
 #include "tools/service/validation.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -74,7 +77,9 @@ void add_db_verify_command(CLI::App& db) {
   cmd->add_option("--threads,-t", verify->threads, "Threads (default: all cores)")
       ->check(thread_count());
   cmd->add_flag("--quiet,-q", verify->quiet, "No progress bar");
-  set_command(cmd, [verify] { run_verify(verify->path, verify->threads, verify->quiet); });
+  set_command(cmd, [verify] {
+    run_verify(verify->path, threads_or_all_cores(verify->threads), verify->quiet);
+  });
 }
 
 }  // namespace mancala::cli

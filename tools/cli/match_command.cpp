@@ -18,7 +18,7 @@
 #include "solver/search/sprt.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 #include "tools/match/match_runner.h"
@@ -26,6 +26,8 @@
 #include "tools/service/move_text.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -241,7 +243,7 @@ void run_match(const MatchOptions& o, const CheckedMatch& checked) {
   const bool engines = checked.a.level == 0 || checked.b.level == 0;
   // Levels alone: all cores, as in-process matches always played; with an engine, one game at a
   // time unless asked (each engine wants a core of its own).
-  const int concurrency = o.concurrency ? o.concurrency : engines ? 1 : threads_or_all_cores(0);
+  const int concurrency = o.concurrency ? o.concurrency : engines ? 1 : all_cores();
   // Created before the games, so that a path that cannot be written fails now, not after them;
   // written whole at the end (AtomicFile), so that a failed write leaves the old file.
   std::optional<db::AtomicFile> pgn;

@@ -8,10 +8,12 @@
 #include "solver/rules/perft.h"
 #include "solver/util/stopwatch.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/service/json_output.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

@@ -20,13 +20,15 @@
 #include "solver/util/stopwatch.h"
 #include "solver/util/thread_count.h"
 #include "tools/cli/commands.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 #include "tools/service/json_output.h"
 #include "tools/service/solving.h"
 
 namespace mancala::cli {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 

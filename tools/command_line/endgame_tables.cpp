@@ -2,10 +2,10 @@
 
 #include <fmt/core.h>
 
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/service/game_tables.h"
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 db::ProbeFailureHandler warn_on_probe_failure(const std::string& instead) {
   return [instead](const std::string& message) {
@@ -54,4 +54,4 @@ std::string tables_note(int max_seeds, uint64_t failed_probes) {
       failed_probes ? fmt::format(" ({} probes failed: see the warning)", failed_probes) : "");
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

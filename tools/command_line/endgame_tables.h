@@ -9,7 +9,7 @@
 #include "solver/search/players.h"
 #include "tools/service/game_tables.h"
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 // A handler for the first failed table probe: prints at once, on standard error, what failed and
 // `instead` (what the command does without that value).
@@ -40,4 +40,4 @@ void warn_layer_gap(const std::string& gap);
 // ", endgame tables up to S seeds" (with how many probes failed, if any) for a summary line.
 std::string tables_note(int max_seeds, uint64_t failed_probes);
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

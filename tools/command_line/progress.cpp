@@ -5,9 +5,9 @@
 
 #include <fmt/core.h>
 
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 std::string format_duration(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
@@ -90,4 +90,4 @@ void StatusLine::finish() {
   drawn_ = false;
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

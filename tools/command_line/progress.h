@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 class ProgressBar {
  public:
@@ -44,4 +44,4 @@ class StatusLine {
 std::string format_duration(double seconds);
 std::string format_count(double count);  // 1.2k, 3.4M, 5.6G
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

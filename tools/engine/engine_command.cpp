@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "solver/search/players.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/engine/engine_command.h"
 #include "tools/engine/engine_session.h"
 
@@ -16,11 +16,11 @@ namespace mancala::engine {
 
 namespace {
 
-using cli::computer_level;
-using cli::database_directory;
-using cli::path_name;
-using cli::require_rules;
-using cli::set_command;
+using command_line::computer_level;
+using command_line::database_directory;
+using command_line::path_name;
+using command_line::require_rules;
+using command_line::set_command;
 
 struct EngineCommandOptions {
   std::string game = "oware";

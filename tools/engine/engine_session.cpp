@@ -11,7 +11,7 @@
 #include <fmt/core.h>
 
 #include "solver/tables/table_rules.h"
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/service/move_text.h"
 #include "tools/service/validation.h"
@@ -29,8 +29,8 @@ constexpr int kDefaultMovesToGo = 25;
 // default budget.
 constexpr double kDefaultSeconds = 1.0;
 
-// What the reader queues for a line longer than cli::kMaxInputLine: a line feed, which no line
-// read can hold.
+// What the reader queues for a line longer than command_line::kMaxInputLine: a line feed, which no
+// line read can hold.
 const std::string kOverlongLine = "\n";
 
 std::vector<std::string> split_words(const std::string& line) {
@@ -137,7 +137,7 @@ EngineSession::~EngineSession() = default;
 void EngineSession::say(const std::string& line) {
   // Every answer may echo what was read (a command, a value, a path): a control byte in it would
   // reach the GUI's parser or a terminal as itself, a line feed would forge a line.
-  const std::string escaped = cli::printable_line(line);
+  const std::string escaped = command_line::printable_line(line);
   const std::lock_guard<std::mutex> lock(write_mutex_);
   write_(escaped);
 }
@@ -168,7 +168,7 @@ void EngineSession::run(std::istream& in) {
 
   std::string line;
   bool too_long = false;
-  while (cli::read_bounded_line(in, line, too_long)) {
+  while (command_line::read_bounded_line(in, line, too_long)) {
     if (too_long) {
       // Reported in turn with the commands before it, by the executor.
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -240,7 +240,7 @@ void EngineSession::executor_loop() {
     }
     if (item.first == "quit") return;
     if (item.first == kOverlongLine) {
-      report(fmt::format("a line longer than {} bytes (ignored)", cli::kMaxInputLine));
+      report(fmt::format("a line longer than {} bytes (ignored)", command_line::kMaxInputLine));
       continue;
     }
     const std::vector<std::string> words = split_words(item.first);
@@ -421,8 +421,8 @@ void EngineSession::prepare_player() {
     // Opened at the first isready or go that needs them, not at start-up: `uci` is answered at
     // once.
     std::string why_not;
-    tables_ = cli::open_table_values(rules, settings_.tables_path, &why_not,
-                                     "the search's estimate, as beyond the tables");
+    tables_ = command_line::open_table_values(rules, settings_.tables_path, &why_not,
+                                              "the search's estimate, as beyond the tables");
     tables_opened_ = true;
     if (tables_)
       report(fmt::format("endgame tables: {} up to {} seeds in {}", rules.table_name(),

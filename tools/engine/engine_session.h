@@ -52,7 +52,7 @@
 
 namespace mancala::engine {
 
-// Commands that may wait for the executor (each line at most cli::kMaxInputLine bytes).
+// Commands that may wait for the executor (each line at most command_line::kMaxInputLine bytes).
 inline constexpr size_t kMaxWaitingCommands = 1024;
 
 struct EngineDefaults {

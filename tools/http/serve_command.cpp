@@ -11,12 +11,14 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
 #include "tools/http/serve_command.h"
 #include "tools/http/web_server.h"
 
-namespace mancala::cli {
+namespace mancala::http {
+
+using namespace command_line;  // the helpers every command line shares
 
 namespace {
 
@@ -43,8 +45,8 @@ CLI::Validator host_name() {
 }
 
 void run_serve(http::ServeOptions options) {
-  // Every option was checked by its validator (tools/command_line/cli.h). Table failures are
-  // reported at once, once per game, on standard error.
+  // Every option was checked by its validator (tools/command_line/command_line.h). Table failures
+  // are reported at once, once per game, on standard error.
   options.on_probe_failure =
       warn_on_probe_failure("computer moves and analyses search those positions instead");
 
@@ -145,4 +147,4 @@ void add_serve_command(CLI::App& app) {
   set_command(cmd, [o] { run_serve(*o); });
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::http

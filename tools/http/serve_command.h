@@ -3,8 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
-namespace mancala::cli {
+namespace mancala::http {
 
 void add_serve_command(CLI::App& app);
 
-}  // namespace mancala::cli
+}  // namespace mancala::http

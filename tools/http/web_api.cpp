@@ -283,7 +283,7 @@ ApiReply WebApi::tables(const Params& params) const {
     if (!tables) {
       const Expected<Rules> table_rules = table_rules_for(rules);
       return error(404, table_rules ? "no " + rules.table_name() + " tables in " +
-                                          shelf_.directory() + cli::build_advice(rules)
+                                          shelf_.directory() + command_line::build_advice(rules)
                                     : table_rules.error());
     }
     db::TableAnswer a = db::value_every_move(rules, *tables, p);

@@ -14,6 +14,7 @@
 #include "db/table_values.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
+#include "solver/util/thread_count.h"
 #include "tools/python/bindings.h"
 #include "tools/python/tables.h"
 #include "tools/service/validation.h"
@@ -90,6 +91,7 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
   request.max_seeds = max_seeds;
   request.database_dir = path_argument(directory, "directory");
   request.layer_memory = service::default_layer_memory_bytes();
+  request.threads = all_cores();  // the module builds on all cores (OMP_NUM_THREADS limits them)
   if (Expected<bool> valid = db::check_build_request(request); !valid)
     throw TablesFailure(valid.error());
   if (Expected<bool> fits = service::check_build_fits_machine(rules, max_seeds); !fits)

@@ -1,4 +1,4 @@
-#include "tools/command_line/cli.h"
+#include "tools/command_line/command_line.h"
 
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #include "solver/tables/table_index.h"
 #include "tools/service/validation.h"
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 namespace {
 
@@ -333,4 +333,4 @@ bool stderr_is_terminal() {
   return isatty(STDERR_FILENO);
 }
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

@@ -44,7 +44,7 @@
 #include "tools/service/move_text.h"
 #include "tools/service/validation.h"
 
-namespace mancala::cli {
+namespace mancala::command_line {
 
 // Bad input from the user: printed as "mancala: error: ..." with exit status 2.
 struct UsageError : std::runtime_error {
@@ -171,4 +171,4 @@ bool stderr_is_terminal();
 // A line of moves as letters, a turn's sowings together, turns apart: "CF be A".
 using service::line_by_turns;
 
-}  // namespace mancala::cli
+}  // namespace mancala::command_line

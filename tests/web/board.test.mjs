@@ -1395,6 +1395,9 @@ test('an illegal position is refused with its reason, in words', async () => {
   assert.equal(await position(page), start);
   // In Hebrew, the same reason in Hebrew.
   await page.selectOption('#language', 'he');
+  // The language is switched once its catalogue is in: the page's texts are then Hebrew.
+  await page.waitForFunction(() => document.documentElement.lang === 'he' &&
+    /[\u0590-\u05ff]/.test(document.getElementById('editor-title').textContent));
   await page.fill('#editor-field-0', '3');
   assert.match(await verdict(page), /זרעים יותר מדי/);
   await shots(page, 'editor-refused');
@@ -1447,8 +1450,11 @@ test('a link holds a game, a position or the daily puzzle, and opens the same bo
   await page.click('#copy-link');
   const gameLink = await page.locator('#link-text').inputValue();
   assert.equal(gameLink, `${url}#game=kalah:6:4&moves=CFb`);
-  // A position set up: its link is the position's.
+  // A position set up: its link is the position's, as soon as the server finds it legal.
   await setUpPosition(page, '0-0-0-0-2-1-0-0-0-0-1-1-22-21-N');
+  assert.equal(await verdict(page), 'A legal position: North to move.');
+  assert.equal(await page.locator('#link-text').inputValue(),
+               `${url}#game=kalah:6:4&position=0-0-0-0-2-1-0-0-0-0-1-1-22-21-N`);
   await page.click('#editor-play');
   await page.click('#confirm-yes');
   await idle(page);

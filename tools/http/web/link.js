@@ -14,6 +14,7 @@
 // the link's, if it was opened).
 import {api} from './api.js';
 import {kindInfo} from './catalogue.js';
+import {editedPosition} from './editor.js';
 import {gameGoing, setupOfGame} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
@@ -35,10 +36,14 @@ const POSITION_SHAPE = /^\d{1,4}(-\d{1,4}){2,26}-[SN]$/;
 const MOVES_SHAPE = /^[A-Za-z]{0,3000}$/;
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-// The link to what the board shows: the daily puzzle while it is the game, else the game (or,
-// without moves from a start of its own, the position).
-export function linkOf({game, start, moves, puzzle}) {
+// The link to what the board shows: a position being set up once the server has found it legal,
+// the daily puzzle while it is the game, else the game (or, without moves from a start of its
+// own, the position).
+export function linkOf({game, start, moves, puzzle, editor}) {
   const address = `${location.origin}${location.pathname}#`;
+  if (editor && editor.check && editor.check.status === 'ok') {
+    return `${address}game=${game}&position=${editedPosition(editor)}`;
+  }
   if (puzzle && ['asked', 'answered'].includes(puzzle.status) && puzzle.position === start) {
     return `${address}puzzle=${puzzle.date}&game=${puzzle.game}`;
   }
@@ -173,9 +178,9 @@ export async function copyLink() {
 
 // The link field, once Copy link is pressed: always the link to what the board shows now.
 export function renderLink() {
-  const {linkShown, view, game, start, moves, puzzle} = state();
+  const {linkShown, view, game, start, moves, puzzle, editor} = state();
   const box = $('link-box');
   box.hidden = !linkShown || !view;
   if (box.hidden) return;
-  $('link-text').value = linkOf({game, start, moves, puzzle});
+  $('link-text').value = linkOf({game, start, moves, puzzle, editor});
 }

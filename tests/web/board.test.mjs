@@ -1552,3 +1552,23 @@ test('a malformed link is explained, and the board goes on', async () => {
                           ...session.problems.filter((p) => !expected.some((e) => e.test(p))));
   await close(session);
 });
+
+test('an earlier day\'s puzzle from a link is asked and judged, and counts for no day', async () => {
+  const d = new Date();
+  d.setDate(d.getDate() - 1);
+  const two = (n) => String(n).padStart(2, '0');
+  const yesterday = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  const session = await open({hash: `#puzzle=${yesterday}&game=kalah:6:4`});
+  const {page} = session;
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  const puzzle = await page.locator('#puzzle').getAttribute('data-position');
+  await showing(page, puzzle);
+  assert.equal(await page.locator('#message').textContent(),
+               `The Kalah puzzle of ${yesterday}, from a link.`);
+  await page.keyboard.press(dbQuery('kalah', puzzle).moves[0].move.toLowerCase());
+  await page.waitForFunction(() => /Right/.test(document.getElementById('puzzle-text').textContent));
+  // Judged, but no streak: the device's record of days answered is untouched.
+  assert.equal(await page.evaluate(() => localStorage.getItem('mancala.puzzle')), null);
+  assert.match(await page.locator('#puzzle-streak').textContent(), /Streak: 0 days$/);
+  await close(session);
+});

@@ -49,8 +49,9 @@ after(async () => {
 
 // A fresh browser profile (no stored language or setup) showing the board. onPage(page) is
 // called before the page is opened (to listen to it from its first request).
+// hash: a link's part after '#' (link.js), opened with the page.
 async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP, touch = false,
-                     onPage = () => {}} = {}) {
+                     onPage = () => {}, hash = ''} = {}) {
   const context = await browser.newContext({viewport, locale, reducedMotion, acceptDownloads: true,
                                             hasTouch: touch, isMobile: touch});
   const page = await context.newPage();
@@ -72,7 +73,7 @@ async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESK
       problems.push(`request outside the server: ${request.url()}`);
     }
   });
-  await page.goto(url);
+  await page.goto(`${url}${hash}`);
   await idle(page);
   return {context, page, problems};
 }
@@ -1301,5 +1302,273 @@ test('after Undo the thinking panel shows the computer\'s last thinking still in
   await idle(page);
   // The computer's answer to A is still in the game: its thinking is shown, not an empty panel.
   assert.match(await page.locator('#thinking-text').textContent(), /Searched/);
+  await close(session);
+});
+
+// The position editor and links (#41, item 7).
+
+// Types a position string into the editor's fields (houses in sowing order, the stores, the side).
+async function setUpPosition(page, positionString) {
+  if (await page.locator('#editor').isHidden()) await page.click('#edit-position');
+  const fields = positionString.split('-');
+  const side = fields.pop();
+  for (const [slot, count] of fields.entries()) await page.fill(`#editor-field-${slot}`, count);
+  await page.selectOption('#editor-side', side === 'S' ? 'South' : 'North');
+  await page.waitForFunction(() => !/Checking/.test(document.getElementById('editor-verdict').textContent));
+}
+
+// Waits until the board shows `positionString` (a link is opened once the page has a game).
+async function showing(page, positionString) {
+  await page.waitForSelector(`#board-frame[data-position="${positionString}"][data-busy="false"]`);
+}
+
+async function verdict(page) {
+  await page.waitForFunction(() => {
+    const v = document.getElementById('editor-verdict');
+    return v.dataset.status === 'ok' || v.dataset.status === 'bad';
+  });
+  return page.locator('#editor-verdict').textContent();
+}
+
+test('a position set up in the editor is played and analysed from', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  await page.click('#edit-position');
+  assert.equal(await page.locator('#edit-position').getAttribute('aria-expanded'), 'true');
+  // The editor starts from the position on the board, and its fields are named for a screen reader.
+  assert.equal(await page.getByLabel('house C (South)', {exact: true}).inputValue(), '4');
+  await setUpPosition(page, '0-0-0-0-2-1-0-0-0-0-1-1-22-21-S');
+  assert.equal(await verdict(page), 'A legal position: South to move.');
+  assert.match(await page.locator('#editor-total').textContent(), /48 of 48/);
+  assert.match(await page.locator('#status').textContent(), /Setting up a position/);
+  // The board shows the position as it is typed, and nothing on it can be played meanwhile.
+  assert.equal(await page.locator('#board-frame').getAttribute('data-editing'), 'true');
+  assert.equal(await page.locator('.house.legal').count(), 0);
+  await page.click('#editor-play');
+  await idle(page);
+  assert.equal(await position(page), '0-0-0-0-2-1-0-0-0-0-1-1-22-21-S');
+  assert.ok(await page.locator('#editor').isHidden());
+  assert.equal(await page.locator('#message').textContent(), 'Playing from the position set up.');
+  await page.getByRole('button', {name: 'house E (South), 2 seeds', exact: true}).click();
+  await idle(page);
+  assert.equal(await position(page), '0-0-0-0-0-2-0-0-0-0-1-1-23-21-S');
+  // A game is going now: Analyse from another position asks first, then opens the analysis.
+  await setUpPosition(page, '0-0-0-1-0-1-0-1-0-1-0-0-24-20-N');
+  assert.equal(await verdict(page), 'A legal position: North to move.');
+  await page.click('#editor-analyse');
+  assert.equal(await page.locator('#message .confirm').textContent(),
+               'Play from the position set up? The game going will be lost.');
+  assert.equal(await position(page), '0-0-0-0-0-2-0-0-0-0-1-1-23-21-S');
+  await page.click('#confirm-yes');
+  await idle(page);
+  assert.equal(await position(page), '0-0-0-1-0-1-0-1-0-1-0-0-24-20-N');
+  assert.equal(await page.locator('#analysis-toggle').getAttribute('aria-expanded'), 'true');
+  await page.waitForSelector('#analysis-body[data-source="tables"]');
+  await shots(page, 'editor-analysed');
+  await close(session);
+});
+
+test('an illegal position is refused with its reason, in words', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  const start = await position(page);
+  await page.click('#edit-position');
+  await page.fill('#editor-field-0', '5');
+  assert.equal(await verdict(page), '1 seed too many: this game is played with 48 seeds.');
+  await page.click('#editor-play');
+  await page.waitForTimeout(300);
+  assert.equal(await position(page), start);
+  assert.ok(await page.locator('#editor').isVisible());
+  await page.fill('#editor-field-0', '1');
+  assert.equal(await verdict(page), '3 seeds are missing: this game is played with 48 seeds.');
+  await page.fill('#editor-field-0', '-1');
+  assert.equal(await verdict(page), 'Give house A (South) a whole number of seeds, 0 or more.');
+  assert.equal(await page.locator('#editor-field-0').getAttribute('aria-invalid'), 'true');
+  // A position the rules call over: South to move with no seed in its houses.
+  await setUpPosition(page, '0-0-0-0-0-0-0-0-0-0-0-0-24-24-S');
+  assert.equal(await verdict(page), 'The game is over in this position (A draw, 24 to 24): ' +
+                                    'set up one with a move to play.');
+  await page.click('#editor-play');
+  await page.waitForTimeout(300);
+  assert.equal(await position(page), start);
+  // In Hebrew, the same reason in Hebrew.
+  await page.selectOption('#language', 'he');
+  // The language is switched once its catalogue is in: the page's texts are then Hebrew.
+  await page.waitForFunction(() => document.documentElement.lang === 'he' &&
+    /[\u0590-\u05ff]/.test(document.getElementById('editor-title').textContent));
+  await page.fill('#editor-field-0', '3');
+  assert.match(await verdict(page), /זרעים יותר מדי/);
+  await shots(page, 'editor-refused');
+  // Escape closes the editor, and the board is the game's again.
+  await page.locator('#editor-field-0').press('Escape');
+  assert.ok(await page.locator('#editor').isHidden());
+  assert.equal(await page.locator('#board-frame').getAttribute('data-editing'), 'false');
+  await close(session);
+});
+
+test('the position editor fits a phone and a desktop, in English and Hebrew', async () => {
+  for (const locale of ['en-US', 'he-IL']) {
+    const language = locale.slice(0, 2);
+    for (const [name, viewport] of [['phone-360x640', {width: 360, height: 640}],
+                                    ['desktop', {width: 1366, height: 768}]]) {
+      const touch = name.startsWith('phone');
+      const session = await open({locale, viewport, touch});
+      const {page} = session;
+      await page.click('#edit-position');
+      await page.fill('#editor-field-0', '5');
+      await verdict(page);
+      // Nothing of the editor leaves the screen's width: no sideways scrolling.
+      const overflow = await page.evaluate(() => {
+        const fields = [...document.querySelectorAll('#editor input, #editor button, #editor select')];
+        return fields.filter((e) => {
+          const box = e.getBoundingClientRect();
+          return box.left < 0 || box.right > document.documentElement.clientWidth;
+        }).map((e) => e.id);
+      });
+      assert.deepEqual(overflow, []);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
+                                          document.documentElement.clientWidth));
+      await page.locator('#editor').scrollIntoViewIfNeeded();
+      await page.screenshot({path: `${SHOTS}/editor-${language}-${name}.png`});
+      await page.screenshot({path: `${SHOTS}/editor-${language}-${name}-full.png`, fullPage: true});
+      await close(session);
+    }
+  }
+});
+
+test('a link holds a game, a position or the daily puzzle, and opens the same board', async () => {
+  const session = await open();
+  const {page} = session;
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  for (const letter of ['C', 'F', 'b']) {
+    await page.keyboard.press(letter.toLowerCase());
+    await idle(page);
+  }
+  const played = await position(page);
+  await page.click('#copy-link');
+  const gameLink = await page.locator('#link-text').inputValue();
+  assert.equal(gameLink, `${url}#game=kalah:6:4&moves=CFb`);
+  // A position set up: its link is the position's, as soon as the server finds it legal.
+  await setUpPosition(page, '0-0-0-0-2-1-0-0-0-0-1-1-22-21-N');
+  assert.equal(await verdict(page), 'A legal position: North to move.');
+  assert.equal(await page.locator('#link-text').inputValue(),
+               `${url}#game=kalah:6:4&position=0-0-0-0-2-1-0-0-0-0-1-1-22-21-N`);
+  await page.click('#editor-play');
+  await page.click('#confirm-yes');
+  await idle(page);
+  const positionLink = await page.locator('#link-text').inputValue();
+  assert.equal(positionLink, `${url}#game=kalah:6:4&position=0-0-0-0-2-1-0-0-0-0-1-1-22-21-N`);
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  const puzzlePosition = await page.locator('#puzzle').getAttribute('data-position');
+  const puzzleLink = await page.locator('#link-text').inputValue();
+  assert.match(puzzleLink, /#puzzle=\d{4}-\d\d-\d\d&game=kalah:6:4$/);
+  await close(session);
+
+  // Someone else opens each link: the same board (played here between two people).
+  const other = await open({hash: gameLink.slice(url.length)});
+  await showing(other.page, played);
+  assert.equal(await other.page.locator('#move-list .move').count(), 3);
+  assert.equal(await other.page.locator('#message').textContent(),
+               'A game of Kalah from a link, 3 moves. Both sides are played on this device.');
+  // The link is taken off the address: a reload finds the game kept on the device.
+  assert.ok(!other.page.url().includes('#'));
+  await shots(other.page, 'link-game');
+  await close(other);
+  const third = await open({hash: positionLink.slice(url.length), locale: 'he-IL'});
+  await showing(third.page, '0-0-0-0-2-1-0-0-0-0-1-1-22-21-N');
+  await close(third);
+  const fourth = await open({hash: puzzleLink.slice(url.length)});
+  await fourth.page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await showing(fourth.page, puzzlePosition);
+  assert.equal(await fourth.page.locator('#hint').isDisabled(), true);
+  await close(fourth);
+});
+
+test('a link opened while a game is going asks first', async () => {
+  const session = await open();
+  const {page, context} = session;
+  await newGame(page, {kind: 'kalah', opponent: 1});
+  await page.getByRole('button', {name: 'house A (yours), 4 seeds', exact: true}).click();
+  await idle(page);
+  const going = await position(page);
+  // A link pasted into the open page's address.
+  await page.goto(`${url}#game=kalah:6:4&moves=C`);
+  await page.waitForSelector('#confirm-yes');
+  assert.equal(await page.locator('#message .confirm').textContent(),
+               'Open the link? The game going will be lost.');
+  assert.equal(await page.locator('#confirm-yes').textContent(), 'Open the link');
+  await page.click('#confirm-no');
+  assert.equal(await position(page), going);
+  // A link opened in a new tab: the game kept on the device comes back, then the question.
+  const tab = await context.newPage();
+  await tab.goto(`${url}#game=kalah:6:4&moves=C`);
+  await tab.waitForSelector('#confirm-yes');
+  await idle(tab);
+  assert.equal(await position(tab), going);
+  await shots(tab, 'link-asks');
+  await tab.click('#confirm-yes');
+  await showing(tab, '4-4-0-5-5-5-4-4-4-4-4-4-1-0-S');
+  assert.match(await tab.locator('#north-caption').textContent(), /North/);
+  await close(session);
+});
+
+test('a malformed link is explained, and the board goes on', async () => {
+  const expected = [];
+  const session = await open();
+  const {page} = session;
+  const cases = [
+    ['#game=kalah:6:4&moves=A1', 'This link cannot be opened: its moves are not house letters.'],
+    ['#colour=red', 'This link cannot be opened: it has a part this board does not know (colour).'],
+    ['#game=kalah&game=oware', 'This link cannot be opened: it gives game twice.'],
+    ['#game=chess:8', 'This link cannot be opened: it names no game this board plays.'],
+    ['#game=kalah:6:4&position=4-4-x-S',
+     'This link cannot be opened: its position is not written as one (counts joined by dashes, then S or N).'],
+    ['#game=kalah:6:4&position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S&moves=C',
+     'This link cannot be opened: it gives two things at once (a puzzle, a position, a game).'],
+    ['#puzzle=2999-01-01&game=kalah:6:4',
+     'This link cannot be opened: its puzzle\'s date is not a day up to today.'],
+    ['#game=kalah:6:4&moves=%E0%A4%A', 'This link cannot be opened: its moves are not house letters.'],
+  ];
+  for (const [hash, said] of cases) {
+    await page.goto(`${url}${hash}`);
+    await page.waitForFunction((s) => document.getElementById('message').textContent === s, said);
+    assert.equal(await position(page), '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', hash);
+  }
+  // A move the rules refuse: the server's own words below.
+  await page.goto(`${url}#game=kalah:6:4&moves=Cc`);
+  expected.push(/status of 400/);
+  await page.waitForFunction(() => /refuses its game/.test(document.getElementById('message').textContent));
+  assert.match(await page.locator('#message .detail').textContent(), /'c' is a North house/);
+  await shots(page, 'link-bad');
+  // The board still plays.
+  await page.keyboard.press('c');
+  await idle(page);
+  assert.equal(await position(page), '4-4-0-5-5-5-4-4-4-4-4-4-1-0-S');
+  // The refused link's 400 is the only console error.
+  session.problems.splice(0, session.problems.length,
+                          ...session.problems.filter((p) => !expected.some((e) => e.test(p))));
+  await close(session);
+});
+
+test('an earlier day\'s puzzle from a link is asked and judged, and counts for no day', async () => {
+  const d = new Date();
+  d.setDate(d.getDate() - 1);
+  const two = (n) => String(n).padStart(2, '0');
+  const yesterday = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  const session = await open({hash: `#puzzle=${yesterday}&game=kalah:6:4`});
+  const {page} = session;
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  const puzzle = await page.locator('#puzzle').getAttribute('data-position');
+  await showing(page, puzzle);
+  assert.equal(await page.locator('#message').textContent(),
+               `The Kalah puzzle of ${yesterday}, from a link.`);
+  await page.keyboard.press(dbQuery('kalah', puzzle).moves[0].move.toLowerCase());
+  await page.waitForFunction(() => /Right/.test(document.getElementById('puzzle-text').textContent));
+  // Judged, but no streak: the device's record of days answered is untouched.
+  assert.equal(await page.evaluate(() => localStorage.getItem('mancala.puzzle')), null);
+  assert.match(await page.locator('#puzzle-streak').textContent(), /Streak: 0 days$/);
   await close(session);
 });

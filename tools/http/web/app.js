@@ -7,10 +7,13 @@ import {toggleAnalysis} from './analysis.js';
 import {buildBoard, createBoard, narrow, renderBoard, renderFrame} from './board-view.js';
 import {keepCatalogueFresh, loadCatalogue} from './catalogue.js';
 import {renderControls} from './controls.js';
+import {closeEditor, emptyBoard, openEditor, renderEditor, setSide,
+        useEditedPosition} from './editor.js';
 import {isHumanTurn} from './game.js';
 import {hint, renderHint} from './hint.js';
 import {renderMoveList, showPly, stepReplay} from './history.js';
 import {preferredLanguage, setLanguage, translatePage} from './i18n.js';
+import {copyLink, openLinkOfPage, renderLink} from './link.js';
 import {renderMessage} from './message.js';
 import {newGame, playHuman, resumeGame, undo} from './play.js';
 import {renderPuzzle} from './puzzle-panel.js';
@@ -31,6 +34,8 @@ function onKey(event) {
     event.preventDefault();
     return skipAnimation();
   }
+  // Escape closes the position editor, from any of its fields.
+  if (event.key === 'Escape' && state().editor) return void closeEditor();
   const target = event.target;
   // Keys typed into a field are the field's; a checkbox (the thinking switch) types nothing.
   const typing = target instanceof HTMLInputElement && target.type !== 'checkbox';
@@ -59,8 +64,8 @@ async function main() {
   translatePage();
   fillLanguages();
   createBoard((letter) => playHuman(letter));
-  for (const view of [renderStatus, renderBoard, renderFrame, renderMessage, renderHint,
-                      renderControls, renderMoveList]) {
+  for (const view of [renderStatus, renderBoard, renderFrame, renderMessage, renderEditor,
+                      renderHint, renderControls, renderMoveList, renderLink]) {
     addView(view);
   }
   const drawThinking = addView(renderThinking);
@@ -94,6 +99,16 @@ async function main() {
     redraw();
   });
   $('analysis-toggle').addEventListener('click', toggleAnalysis);
+  $('edit-position').addEventListener('click', () => (state().editor ? closeEditor()
+                                                                     : openEditor()));
+  $('editor-side').addEventListener('change', (e) => setSide(e.target.value));
+  $('editor-play').addEventListener('click', () => useEditedPosition(false));
+  $('editor-analyse').addEventListener('click', () => useEditedPosition(true));
+  $('editor-empty').addEventListener('click', emptyBoard);
+  $('editor-close').addEventListener('click', closeEditor);
+  $('copy-link').addEventListener('click', copyLink);
+  // A link pasted into the address of the open page changes only its '#' part: no reload.
+  window.addEventListener('hashchange', () => openLinkOfPage());
   try {
     await loadCatalogue();
   } catch (error) {
@@ -105,6 +120,9 @@ async function main() {
   fillSetup();
   update({setup: readSetup()});
   if (!(await resumeGame())) await newGame();
+  // A link opened (the page's address holds one): shown once the kept game is back, so that a
+  // game going is not thrown away without asking.
+  await openLinkOfPage();
   keepCatalogueFresh();
 }
 

@@ -3,8 +3,8 @@
 // held still while a sowing is drawn (sowing.js); the board frame's attributes that the browser
 // tests read, the captions beside each row and the score (of the position shown).
 import {BoardView} from './board.js';
-import {againstComputer, countsOf, humanSide, isHumanTurn, ownerName, playerName,
-        sideOfLetter} from './game.js';
+import {againstComputer, countsOf, editedCounts, humanSide, isHumanTurn, ownerName,
+        playerName, sideOfLetter} from './game.js';
 import {t} from './i18n.js';
 import {state} from './store.js';
 
@@ -72,10 +72,14 @@ export function endSowing() {
 }
 
 export function renderBoard() {
-  const {view, replay} = state();
+  const {view, replay, editor} = state();
   if (!view) return;
   let model;
-  if (replay) {
+  if (editor) {
+    // The position being set up, as it is typed: nothing to play, nothing marked.
+    model = boardModel({counts: editedCounts(editor), sideToMove: editor.side, over: false,
+                        legal: new Set(), playable: false, hint: null, lastMove: null});
+  } else if (replay) {
     const past = replay.view;
     model = boardModel({
       counts: countsOf(past), sideToMove: past.side_to_move, over: past.game_over,
@@ -89,7 +93,7 @@ export function renderBoard() {
 }
 
 export function renderFrame() {
-  const {view, game, replay, busy, sown} = state();
+  const {view, game, replay, busy, sown, editor} = state();
   if (!view) return;
   // The state in attributes, for the browser tests.
   const frame = $('board-frame');
@@ -100,6 +104,7 @@ export function renderFrame() {
   frame.dataset.over = String(view.game_over);
   frame.dataset.busy = String(busy);
   frame.dataset.sown = sown.join('');
+  frame.dataset.editing = String(!!editor);
   for (const side of ['North', 'South']) {
     $(`${side.toLowerCase()}-caption`).textContent =
       againstComputer() ? t('caption', {side: t(`side.${side}`), player: playerName(side)})

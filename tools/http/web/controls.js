@@ -1,5 +1,6 @@
 // The buttons of the action bar and the record, on or off: Undo (something to take back), Hint
-// (your move, and no daily puzzle's question standing: it would be the answer), Save and Load.
+// (your move, and no daily puzzle's question standing: it would be the answer; no position being
+// set up), Save and Load.
 import {isHumanTurn, puzzleAsked, undoTarget} from './game.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {state} from './store.js';
@@ -7,12 +8,12 @@ import {state} from './store.js';
 const $ = (id) => document.getElementById(id);
 
 export function renderControls() {
-  const {view, busy, replay} = state();
+  const {view, busy, replay, editor} = state();
   if (!view) return;
   for (const id of ['undo', 'hint', 'save', 'load']) holdFocus($(id), () => $(id));
   $('undo').disabled = busy || undoTarget() === null;
   $('hint').disabled = busy || view.game_over || !isHumanTurn() || !!replay ||
-                       puzzleAsked();
+                       puzzleAsked() || !!editor;
   $('save').disabled = busy;
   $('load').disabled = busy;
   giveFocusBack();

@@ -121,12 +121,18 @@ export function countsOf(view) {
   return [...b.south, ...b.north, b.south_store, b.north_store];
 }
 
+// The counts of the position being set up (editor.js), by slot as countsOf gives them: a field
+// that is no count of seeds counts as none.
+export function editedCounts(editor) {
+  return editor.fields.map((f) => (/^\d{1,4}$/.test(f.trim()) ? Number(f) : 0));
+}
+
 // Kept after every change of the moves (not on every drawing).
 export function keepGame() {
   const {game, start, moves, opponent, computerSide, puzzle: p} = state();
   const puzzle = p && ['asked', 'answered'].includes(p.status) && p.position === start
     ? {status: p.status, date: p.date, game: p.game, kind: p.kind, position: p.position,
-       best: p.best, answer: p.answer, played: p.played, line: p.line}
+       best: p.best, answer: p.answer, played: p.played, line: p.line, practice: p.practice}
     : null;
   keepOnDevice({game, start, moves, opponent, computerSide, puzzle});
 }

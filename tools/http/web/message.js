@@ -1,5 +1,6 @@
 // The message line under the action bar: an error (the server's own English words apart), a
-// notice, or New game's question while a game is going, with its yes and no.
+// notice, or the question asked before a game going is thrown away (New game's, a link's, the
+// position editor's), with its yes and no.
 import {t} from './i18n.js';
 import {answerNewGame} from './play.js';
 import {state} from './store.js';
@@ -21,11 +22,13 @@ export function renderMessage() {
   if (confirmNew) {
     const ask = document.createElement('span');
     ask.className = 'confirm';
-    ask.textContent = t('confirm.newGame');
+    // New game's question, or a link's, or the position editor's: each says what yes does.
+    const question = ['link', 'editor'].includes(confirmNew) ? confirmNew : 'newGame';
+    ask.textContent = t(`confirm.${question}`);
     const yes = document.createElement('button');
     yes.type = 'button';
     yes.id = 'confirm-yes';
-    yes.textContent = t('confirm.yes');
+    yes.textContent = t(question === 'newGame' ? 'confirm.yes' : `confirm.${question}Yes`);
     yes.addEventListener('click', () => answerNewGame(true));
     const no = document.createElement('button');
     no.type = 'button';

@@ -48,7 +48,7 @@ export async function whileBusy(work) {
 
 export async function playHuman(letter) {
   const {busy, replay, view} = state();
-  if (busy || !isHumanTurn() || replay) return;
+  if (busy || !isHumanTurn() || replay || state().editor) return;
   const move = view.moves.find((m) => m.move === letter);
   if (!move) return;
   // A move answers no pending question: New game's yes must not then do what was asked before.
@@ -138,7 +138,7 @@ export async function showGame(game, start, moves, message) {
   update({
     token: token + 1, game, start, moves, busy: true, thinkingNow: false, hint: null,
     thinkings: thinkingsUpTo(moves.length), message: message || null, replay: null,
-    summary: null, confirmNew: false, sown: [],
+    summary: null, confirmNew: false, sown: [], editor: null,
     puzzle: puzzle && start !== puzzle.position ? null : puzzle,
   });
   if (!moves.length) allowAutoOpen(true);
@@ -159,7 +159,7 @@ export function newGame(confirmed = false) {
   if (!confirmed && gameGoing()) {
     // New game's own question: its yes starts a new game, whatever was asked before.
     afterConfirm = null;
-    update({confirmNew: true});
+    update({confirmNew: 'newGame'});
     document.getElementById('confirm-yes').focus();
     return Promise.resolve();
   }
@@ -174,10 +174,12 @@ export function newGame(confirmed = false) {
 }
 
 // Asks before a game going is thrown away, as New game does; `then` is done on yes (and must
-// not ask again: the game is still going when it runs).
-export function askFirst(then) {
+// not ask again: the game is still going when it runs). `question`: what is asked (message.js),
+// New game's question unless a link or the position editor asks.
+export function askFirst(then, question = 'newGame') {
   afterConfirm = then;
-  update({confirmNew: true});
+  update({confirmNew: question});
+  document.getElementById('confirm-yes')?.focus();
 }
 
 // The answer to New game's question.

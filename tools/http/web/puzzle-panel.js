@@ -35,11 +35,14 @@ export function renderPuzzle() {
   section.dataset.status = p ? p.status : '';
 }
 
-// confirmed: the player said yes to throwing away the game going.
-async function startPuzzle(puzzle, confirmed = false) {
+// confirmed: the player said yes to throwing away the game going. A link (link.js) gives the
+// puzzle's day, today's or an earlier one's, and the message said once it is on the board; the
+// puzzle of an earlier day is judged, but not counted in the streak (`practice`).
+export async function startPuzzle(puzzle, confirmed = false, {date = today().dashes,
+                                                               message = null} = {}) {
   if (state().busy) return;
   if (!confirmed && gameGoing()) return void askFirst(() => startPuzzle(puzzle, true));
-  const date = today().dashes;
+  const practice = date !== today().dashes;
   update({puzzle: {status: 'looking', date, game: puzzle.game}});
   let found;
   try {
@@ -53,9 +56,10 @@ async function startPuzzle(puzzle, confirmed = false) {
           opponent: 'human', computerSide: null,
           puzzle: {status: 'asked', date, game: puzzle.game, kind: puzzle.kind,
                    position: found.position, best: moveValue(found.best),
-                   answer: {moves: found.answer.moves.map(moveValue)}}});
+                   answer: {moves: found.answer.moves.map(moveValue)},
+                   ...(practice ? {practice: true} : {})}});
   fillSetup();
-  await showGame(puzzle.game, found.position, []);
+  await showGame(puzzle.game, found.position, [], message);
   window.scrollTo(0, 0);
 }
 

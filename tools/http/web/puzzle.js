@@ -106,7 +106,8 @@ export async function answerPuzzle(letter) {
   const right = letter === p.best.move;
   const record = puzzleRecord();
   const key = `${p.date}|${p.game}`;
-  if (!(key in record.answered)) {
+  // An earlier day's puzzle (opened from a link) is judged but counts for no day.
+  if (!p.practice && !(key in record.answered)) {
     record.answered[key] = right;
     if (right) {
       if (record.last !== p.date) record.streak = record.last === dayBefore(p.date) ? record.streak + 1 : 1;

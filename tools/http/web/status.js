@@ -21,8 +21,9 @@ export function resultText(view) {
 // An earlier position shown from the move list speaks for itself, not for the game's end: the
 // position after move (ply) N of the game's moves, numbered as the move list and the summary do.
 export function statusText() {
-  const {view, thinkingNow, replay, moves, sowing, lastMove} = state();
+  const {view, thinkingNow, replay, moves, sowing, lastMove, editor} = state();
   if (!view) return t('app.loading');
+  if (editor) return t('editor.status');
   if (replay) return t('moves.viewing', {ply: replay.ply, count: moves.length});
   if (view.game_over) return resultText(view);
   const player = playerName(view.side_to_move);

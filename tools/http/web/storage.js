@@ -54,11 +54,13 @@ const CATEGORIES = ['win', 'draw', 'loss'];
 const isMoveValue = (m) => isPlainObject(m) && isLetter(m.move) && CATEGORIES.includes(m.category);
 
 // The daily puzzle played as the kept game: its question still asked, or answered (the move
-// played, and the line once known). Only what the page judges and says with.
+// played, and the line once known; `practice` when it is an earlier day's, from a link). Only
+// what the page judges and says with.
 function validKeptPuzzle(puzzle, game, start) {
   return isPlainObject(puzzle) && ['asked', 'answered'].includes(puzzle.status) &&
          typeof puzzle.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(puzzle.date) &&
          puzzle.game === game && isShortText(puzzle.kind, 40) && puzzle.position === start &&
+         [undefined, true].includes(puzzle.practice) &&
          isMoveValue(puzzle.best) && isPlainObject(puzzle.answer) &&
          Array.isArray(puzzle.answer.moves) && puzzle.answer.moves.length <= 52 &&
          puzzle.answer.moves.every(isMoveValue) &&

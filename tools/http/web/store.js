@@ -25,12 +25,16 @@ let current = Object.freeze({
   analysisOpen: false,
   analysis: null,     // {status: 'working'|'done'|'over'|'error', data, key, error}
   message: null,      // {text, detail, notice}
-  confirmNew: false,  // New game asked while a game is going: waiting for the player's yes
+  confirmNew: false,  // a question asked while a game is going, waiting for the player's yes:
+                      // false, or what it asks ('newGame', 'link': open a link, 'editor':
+                      // play or analyse the position set up)
   replay: null,       // {ply, view}: an earlier position shown from the move list; null: the game
   sowing: null,       // the letter of the player's own move while it is drawn
   sown: [],           // the moves drawn since the player last moved (a computer's whole turn)
   summary: null,      // the game-over summary: {status, changes, known, firstKnown}
   puzzle: null,       // the daily puzzle being asked: {status, date, game, position, best, ...}
+  editor: null,       // the position being set up (editor.js): {fields, side, check}, or null
+  linkShown: false,   // Copy link was pressed: the link to the game is shown (link.js)
 });
 
 const views = [];     // {draw, reads (a Set of field names)}

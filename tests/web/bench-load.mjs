@@ -56,7 +56,8 @@ if (process.env.MANCALA_WEB_DIR) {
 // BENCH_LATENCY=ms: another latency (DevTools' preset before the x 2.75 is 60).
 const NETWORK = {offline: false, latency: Number(process.env.BENCH_LATENCY || 60 * 2.75), downloadThroughput: 9e6 / 8 * 0.9,
                  uploadThroughput: 1.5e6 / 8 * 0.9};
-const CPU_SLOWDOWN = 4;
+// BENCH_CPU=n: another slowdown (1: none).
+const CPU_SLOWDOWN = Number(process.env.BENCH_CPU || 4);
 
 // When the board's first house appears, from the navigation's start (performance.now()).
 function watchFirstBoard() {

@@ -13,9 +13,10 @@ case "${1:-}" in
     ;;
 esac
 # The command: a compiler, CMake and Ninja, fmt, zstd, xxHash (the plain tables' block checksums),
-# CLI11 (arguments); the web server: libmicrohttpd and nlohmann-json.
+# CLI11 (arguments); the web server: libmicrohttpd and nlohmann-json, and zlib and Brotli, which
+# compress the web app's files at build time (gzip and br).
 packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
-  libmicrohttpd-dev nlohmann-json3-dev)
+  libmicrohttpd-dev nlohmann-json3-dev zlib1g-dev libbrotli-dev)
 if [ "${1:-}" != --board ]; then
   # The distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its
   # tests and `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools,

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -120,6 +121,12 @@ class ServeApi : public ::testing::Test {
     return client()->Post(path.c_str(), body, "application/json");
   }
   static std::unique_ptr<httplib::Client> client() { return server_->client(); }
+  // A client that gives the bytes as sent (compressed ones are not expanded).
+  static std::unique_ptr<httplib::Client> raw_client() {
+    auto c = client();
+    c->set_decompress(false);
+    return c;
+  }
   // A fresh database directory holding a copy of the suite's Kalah tables, to damage.
   static fs::path copy_of_kalah_tables(const std::string& prefix) {
     const fs::path copy = mancala::testing_helpers::fresh_test_directory(prefix);
@@ -570,6 +577,172 @@ TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
   EXPECT_EQ(get("/i18n/he.json")->get_header_value("Content-Type"),
             "application/json; charset=utf-8");
   EXPECT_EQ(get("/../CMakeLists.txt")->status, 404);
+}
+
+// Every file of the web app (tools/http/web), by its URL path, with its bytes.
+std::vector<std::pair<std::string, std::string>> web_app_files() {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& entry : fs::recursive_directory_iterator(MANCALA_WEB_DIR)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    files.emplace_back("/" + fs::relative(entry.path(), MANCALA_WEB_DIR).generic_string(),
+                       std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  EXPECT_GT(files.size(), 10u);
+  return files;
+}
+
+TEST_F(ServeApi, AClientTakingNoCodingIsSentEveryWebFileAsItIs) {
+  for (const auto& [path, bytes] : web_app_files()) {
+    const auto r = get(path);
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->status, 200) << path;
+    EXPECT_EQ(r->body, bytes) << path;
+    EXPECT_FALSE(r->has_header("Content-Encoding")) << path;
+    EXPECT_EQ(r->get_header_value("Vary"), "Accept-Encoding") << path;
+  }
+}
+
+TEST_F(ServeApi, EveryWebFileCompressedExpandsToTheFile) {
+  for (const char* coding : {"br", "gzip"}) {
+    for (const auto& [path, bytes] : web_app_files()) {
+      const auto r = client()->Get(path.c_str(), {{"Accept-Encoding", coding}});
+      ASSERT_TRUE(r) << path;
+      EXPECT_EQ(r->status, 200) << path;
+      EXPECT_EQ(r->body, bytes) << path << " in " << coding;  // expanded by the client
+    }
+  }
+  // The big files are much smaller compressed, brotli smaller than gzip.
+  const auto raw = raw_client();
+  const auto identity = raw->Get("/board.js");
+  const auto gzip = raw->Get("/board.js", {{"Accept-Encoding", "gzip"}});
+  const auto brotli = raw->Get("/board.js", {{"Accept-Encoding", "br"}});
+  ASSERT_TRUE(identity && gzip && brotli);
+  EXPECT_EQ(gzip->get_header_value("Content-Encoding"), "gzip");
+  EXPECT_EQ(brotli->get_header_value("Content-Encoding"), "br");
+  EXPECT_EQ(gzip->body.substr(0, 2), "\x1f\x8b");  // gzip's magic number
+  EXPECT_LT(gzip->body.size(), identity->body.size() / 2);
+  EXPECT_LT(brotli->body.size(), gzip->body.size());
+}
+
+TEST_F(ServeApi, AWebFileIsSentInTheCodingTheClientWeighsHighestBrotliFirst) {
+  const auto raw = raw_client();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"gzip, deflate, br", "br"},  // a browser's: brotli preferred
+      {"br, gzip", "br"},
+      {"gzip", "gzip"},
+      {"x-gzip", "gzip"},
+      {"deflate", ""},                 // nothing the server has: identity
+      {"", ""},                        // an empty header: identity only
+      {"br;q=0, gzip", "gzip"},        // q=0 refuses
+      {"br;q=0.5, gzip;q=1", "gzip"},  // the weights rule before the server's order
+      {"br;q=0.5, gzip;q=0.5", "br"},
+      {"gzip;q=0, br;q=0", ""},
+      {"*", "br"},
+      {"*;q=0.5, br;q=0", "gzip"},
+      {"identity;q=1, gzip;q=0.5", ""},  // identity named and weighed higher
+      {"GZIP ; Q=0.8", "gzip"},          // names and parameters are case-insensitive
+      {"br;q=2, gzip", "gzip"},          // a weight above 1 is no weight: the item is ignored
+      {"identity;q=0", ""},              // refusing everything the file has: identity still
+  };
+  for (const auto& [accept, coding] : cases) {
+    const auto r = raw->Get("/app.js", {{"Accept-Encoding", accept}});
+    ASSERT_TRUE(r) << accept;
+    EXPECT_EQ(r->status, 200) << accept;
+    EXPECT_EQ(r->get_header_value("Content-Encoding"), coding) << "Accept-Encoding: " << accept;
+    EXPECT_EQ(r->get_header_value("Vary"), "Accept-Encoding") << accept;
+  }
+}
+
+TEST_F(ServeApi, EachCodingHasItsOwnValidatorAndAnUnchangedFileIsA304) {
+  const auto raw = raw_client();
+  std::vector<std::string> etags;
+  for (const char* coding : {"identity", "gzip", "br"}) {
+    const auto r = raw->Get("/style.css", {{"Accept-Encoding", coding}});
+    ASSERT_TRUE(r);
+    etags.push_back(r->get_header_value("ETag"));
+    ASSERT_FALSE(etags.back().empty());
+    // The validator of this form revalidates it: a 304 with no body, its validator, and what a
+    // cache needs.
+    const auto again =
+        raw->Get("/style.css", {{"Accept-Encoding", coding}, {"If-None-Match", etags.back()}});
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->status, 304) << coding;
+    EXPECT_EQ(again->body, "");
+    EXPECT_EQ(again->get_header_value("ETag"), etags.back());
+    EXPECT_EQ(again->get_header_value("Vary"), "Accept-Encoding");
+    EXPECT_EQ(again->get_header_value("Cache-Control"), "no-cache");
+  }
+  EXPECT_NE(etags[0], etags[1]);
+  EXPECT_NE(etags[1], etags[2]);
+  EXPECT_NE(etags[0], etags[2]);
+  // The gzip form's validator does not stand for the brotli form.
+  const auto other =
+      raw->Get("/style.css", {{"Accept-Encoding", "br"}, {"If-None-Match", etags[1]}});
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 200);
+  EXPECT_EQ(other->get_header_value("Content-Encoding"), "br");
+  // A list of validators, a weak one, and "*" match too; another file's validator does not.
+  for (const std::string& names : {"\"x\", " + etags[2], "W/" + etags[2], std::string("*")})
+    EXPECT_EQ(raw->Get("/style.css", {{"Accept-Encoding", "br"}, {"If-None-Match", names}})->status,
+              304)
+        << names;
+  EXPECT_EQ(raw->Get("/app.js", {{"Accept-Encoding", "br"}, {"If-None-Match", etags[2]}})->status,
+            200);
+}
+
+TEST_F(ServeApi, AHeadRequestGivesTheHeadersOfTheFormAGetWouldSend) {
+  const auto raw = raw_client();
+  for (const char* coding : {"br", "gzip", "identity"}) {
+    const auto got = raw->Get("/board.js", {{"Accept-Encoding", coding}});
+    const auto head = raw->Head("/board.js", {{"Accept-Encoding", coding}});
+    ASSERT_TRUE(got && head);
+    EXPECT_EQ(head->status, 200);
+    EXPECT_EQ(head->body, "");
+    EXPECT_EQ(head->get_header_value("Content-Length"), std::to_string(got->body.size())) << coding;
+    EXPECT_EQ(head->get_header_value("Content-Encoding"),
+              got->get_header_value("Content-Encoding"));
+    EXPECT_EQ(head->get_header_value("ETag"), got->get_header_value("ETag"));
+  }
+}
+
+TEST_F(ServeApi, ARangeIsOfTheFilesOwnBytesWhateverTheClientTakes) {
+  const auto raw = raw_client();
+  const auto whole = raw->Get("/board.js");
+  ASSERT_TRUE(whole);
+  const auto part =
+      raw->Get("/board.js", {{"Accept-Encoding", "br, gzip"}, {"Range", "bytes=10-19"}});
+  ASSERT_TRUE(part);
+  EXPECT_EQ(part->status, 206);
+  EXPECT_FALSE(part->has_header("Content-Encoding"));
+  EXPECT_EQ(part->body, whole->body.substr(10, 10));
+  EXPECT_EQ(part->get_header_value("ETag"), whole->get_header_value("ETag"));
+  EXPECT_EQ(part->get_header_value("Content-Range"),
+            "bytes 10-19/" + std::to_string(whole->body.size()));
+  // If-Range with the file's validator: the range; with another: the whole file, compressed.
+  const auto same = raw->Get(
+      "/board.js", {{"Range", "bytes=10-19"}, {"If-Range", whole->get_header_value("ETag")}});
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->status, 206);
+  const auto changed = raw->Get(
+      "/board.js", {{"Accept-Encoding", "br"}, {"Range", "bytes=10-19"}, {"If-Range", "\"old\""}});
+  ASSERT_TRUE(changed);
+  EXPECT_EQ(changed->status, 200);
+  EXPECT_EQ(changed->get_header_value("Content-Encoding"), "br");
+}
+
+TEST_F(ServeApi, TheCatalogueOfGamesIsRevalidatedWithA304) {
+  const auto r = get("/api/v1/games");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200);
+  const std::string etag = r->get_header_value("ETag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(r->get_header_value("Cache-Control"), "no-cache");
+  const auto again = client()->Get("/api/v1/games", {{"If-None-Match", etag}});
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 304);
+  EXPECT_EQ(again->body, "");
+  EXPECT_EQ(client()->Get("/api/v1/games", {{"If-None-Match", "\"other\""}})->status, 200);
 }
 
 // ------------------------------------------------------------------ hostile requests

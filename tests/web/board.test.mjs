@@ -1099,6 +1099,76 @@ test('the page loads every module of the web app, each served as JavaScript', as
   await close(session);
 });
 
+test('the page preloads every module it imports, so that none waits for the one importing it',
+     async () => {
+  const {readdirSync, readFileSync} = await import('node:fs');
+  const dir = process.env.MANCALA_WEB_DIR;
+  const page = readFileSync(`${dir}/index.html`, 'utf8');
+  const preloaded = [...page.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  const modules = readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'app.js');
+  assert.deepEqual(preloaded.sort(), modules.sort());
+});
+
+// Every request of a visit of the board in `context`, with how it was answered (CDP's view: a
+// revalidated file is a 304, a file taken from the cache says so).
+async function visitRequests(context) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const requests = new Map();
+  cdp.on('Network.requestWillBeSent', ({requestId, request}) => {
+    requests.set(requestId, {path: new URL(request.url).pathname, status: 0, cached: false,
+                             encoding: ''});
+  });
+  // The status as it came over the network: a revalidated file is a 304 there, and a 200 (from
+  // the cache) in responseReceived.
+  // (It may come before requestWillBeSent.)
+  const wireStatus = new Map();
+  cdp.on('Network.responseReceivedExtraInfo', ({requestId, statusCode}) => {
+    wireStatus.set(requestId, statusCode);
+  });
+  cdp.on('Network.requestServedFromCache', ({requestId}) => {
+    if (requests.has(requestId)) requests.get(requestId).cached = true;
+  });
+  cdp.on('Network.responseReceived', ({requestId, response}) => {
+    const entry = requests.get(requestId);
+    if (!entry) return;
+    entry.status = response.status;
+    entry.cached ||= Boolean(response.fromDiskCache);
+    const headers = Object.fromEntries(Object.entries(response.headers)
+                                           .map(([k, v]) => [k.toLowerCase(), v]));
+    entry.encoding = headers['content-encoding'] || '';
+    entry.vary = headers.vary || '';
+  });
+  await page.goto(url);
+  await idle(page);
+  assert.ok(await page.locator('#board .house').count() > 0);
+  await page.close();
+  for (const [id, status] of wireStatus) if (requests.has(id)) requests.get(id).wireStatus = status;
+  return [...requests.values()];
+}
+
+test('the app comes compressed, and a repeat visit downloads none of it again', async () => {
+  const context = await browser.newContext({viewport: DESKTOP, locale: 'en-US'});
+  const first = await visitRequests(context);
+  const files = first.filter((r) => !r.path.startsWith('/api/'));
+  assert.ok(files.some((r) => r.path === '/app.js'), JSON.stringify(first));
+  for (const r of files) {
+    assert.equal(r.status, 200, r.path);
+    assert.match(r.encoding, /^(br|gzip)$/, `${r.path} is sent compressed`);
+    assert.equal(r.vary, 'Accept-Encoding', r.path);
+  }
+  // The same profile again: the files are revalidated (304) or taken from the cache, the
+  // catalogue of games too; none comes whole. (The game kept is resumed: its position is asked
+  // with another query than the new game's, an answer the cache keeps for a day.)
+  const repeat = await visitRequests(context);
+  const whole = repeat.filter((r) => (r.wireStatus ?? r.status) === 200 && !r.cached &&
+                                     r.path !== '/api/v1/position');
+  assert.deepEqual(whole.map((r) => r.path), [], JSON.stringify(repeat));
+  assert.equal(repeat.filter((r) => !r.path.startsWith('/api/')).length, files.length);
+  await context.close();
+});
+
 test('on a touch screen the keyboard help is not shown', async () => {
   const context = await browser.newContext({viewport: PHONE, hasTouch: true, isMobile: true});
   const page = await context.newPage();

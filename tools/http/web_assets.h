@@ -1,6 +1,6 @@
 // The web app's files (tools/http/web/), compiled into the binary:
 // tools/http/embed_web_assets.cmake turns each file into a byte array with its MIME type at build
-// time, so the server never reads a file.
+// time, with its gzip and brotli forms, so the server never reads nor compresses a file.
 #pragma once
 
 #include <span>
@@ -12,6 +12,10 @@ struct WebAsset {
   std::string_view path;  // URL path, e.g. "/app.js"
   std::string_view mime;  // Content-Type
   std::string_view data;
+  // The same bytes compressed (Content-Encoding gzip, br); empty when the build has no such form
+  // or it would not be smaller.
+  std::string_view gzip;
+  std::string_view brotli;
 };
 
 std::span<const WebAsset> web_assets();

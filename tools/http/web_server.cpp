@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,94 @@ std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// The items of a comma-separated header, trimmed, the empty ones left out.
+std::vector<std::string_view> list_items(std::string_view header) {
+  std::vector<std::string_view> items;
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    const std::string_view item = trim(header.substr(0, comma));
+    if (!item.empty()) items.push_back(item);
+    if (comma == std::string_view::npos) break;
+    header.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
+// The forms a web app file is sent in (Content-Encoding), in the server's order of preference
+// when the client's weights tie.
+enum class Coding { identity, gzip, brotli };
+
+// The weight of a coding in Accept-Encoding, "br;q=0.5": 1 without q; none when the weight is not
+// a number from 0 to 1 (the item is then ignored).
+std::optional<double> weight_of(std::string_view parameters) {
+  double q = 1;
+  while (!parameters.empty()) {
+    const size_t semicolon = parameters.find(';');
+    const std::string parameter = lower(trim(parameters.substr(0, semicolon)));
+    if (parameter.starts_with("q=")) {
+      const std::string number = parameter.substr(2);
+      if (number.empty() || number.size() > 5 ||
+          number.find_first_not_of("0123456789.") != std::string::npos)
+        return std::nullopt;
+      q = std::strtod(number.c_str(), nullptr);
+      if (q < 0 || q > 1) return std::nullopt;
+    }
+    if (semicolon == std::string_view::npos) break;
+    parameters.remove_prefix(semicolon + 1);
+  }
+  return q;
+}
+
+// The form to send a file in, from the client's Accept-Encoding (RFC 9110, 12.5.3) and the forms
+// the file has: the acceptable one (weight above 0) of highest weight, brotli before gzip before
+// identity when they tie. No header: identity. Identity is acceptable unless refused
+// ("identity;q=0", or "*;q=0" without naming it), and loses to any coding the client names; a
+// client that refuses every form the file has is sent identity all the same, as the RFC allows.
+Coding coding_for(const char* accept_encoding, bool has_gzip, bool has_brotli) {
+  if (accept_encoding == nullptr) return Coding::identity;
+  std::optional<double> brotli, gzip, identity, any;
+  for (const std::string_view item : list_items(accept_encoding)) {
+    const size_t semicolon = item.find(';');
+    const std::string name = lower(trim(item.substr(0, semicolon)));
+    const std::optional<double> q =
+        weight_of(semicolon == std::string_view::npos ? "" : item.substr(semicolon + 1));
+    if (!q) continue;
+    if (name == "br") brotli = q;
+    if (name == "gzip" || name == "x-gzip") gzip = q;
+    if (name == "identity") identity = q;
+    if (name == "*") any = q;
+  }
+  // Identity not named: below any coding named, unless "*" gives it a weight.
+  constexpr double kUnnamedIdentity = 1e-6;
+  Coding chosen = Coding::identity;
+  double best = identity ? *identity : any.value_or(kUnnamedIdentity);
+  const double gzip_weight = gzip ? *gzip : any.value_or(0);
+  const double brotli_weight = brotli ? *brotli : any.value_or(0);
+  if (has_gzip && gzip_weight > 0 && gzip_weight >= best) {
+    chosen = Coding::gzip;
+    best = gzip_weight;
+  }
+  if (has_brotli && brotli_weight > 0 && brotli_weight >= best) chosen = Coding::brotli;
+  return chosen;
+}
+
+// Whether an If-None-Match header names `etag` (weak comparison: "W/" is not looked at) or is
+// "*".
+bool none_match_names(std::string_view header, std::string_view etag) {
+  for (std::string_view tag : list_items(header)) {
+    if (tag == "*") return true;
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == etag) return true;
+  }
+  return false;
 }
 
 bool all_digits(std::string_view text) {
@@ -377,7 +466,13 @@ struct WebServer::Impl {
         compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
     // Busy: by then the moves thinking now are done.
     retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));
-    for (const WebAsset& asset : web_assets()) etags.push_back(etag_of(asset.data));
+    // One validator per form sent: a cache holding the gzip form must not take the brotli one
+    // for it.
+    for (const WebAsset& asset : web_assets()) {
+      const std::string tag = etag_of(asset.data);
+      const std::string_view bare = std::string_view(tag).substr(0, tag.size() - 1);
+      etags.push_back({tag, fmt::format("{}-gzip\"", bare), fmt::format("{}-br\"", bare)});
+    }
     hosts.own = {"localhost", "127.0.0.1", "[::1]", lower(host_form(o.host))};
     for (const std::string& name : o.allowed_hosts) hosts.allowed.push_back(lower(host_form(name)));
   }
@@ -409,10 +504,35 @@ struct WebServer::Impl {
     return queued;
   }
 
+  // 304 Not Modified: the validator and what a cache needs to keep its copy, nothing else (the
+  // cache keeps the other headers of the answer it holds).
+  MHD_Result not_modified(MHD_Connection* connection, Request& request,
+                          const std::vector<std::pair<std::string, std::string>>& headers) {
+    MHD_Response* response = MHD_create_response_from_buffer(0, nullptr, MHD_RESPMEM_PERSISTENT);
+    if (response == nullptr) return MHD_NO;
+    for (const auto& [name, value] : headers)
+      MHD_add_response_header(response, name.c_str(), value.c_str());
+    request.status = 304;
+    const MHD_Result queued = MHD_queue_response(connection, 304, response);
+    MHD_destroy_response(response);
+    return queued;
+  }
+
+  // An answer that may be cached but is revalidated each time ("no-cache") carries a validator, so
+  // that an unchanged answer costs a 304.
   MHD_Result send(MHD_Connection* connection, Request& request, const ApiReply& reply,
                   const char* cache_control) {
-    return answer(connection, request, reply.status, json_output::dump(reply.body), kJson,
-                  {{"Cache-Control", reply.status == 200 ? cache_control : "no-store"}});
+    const std::string body = json_output::dump(reply.body);
+    if (reply.status != 200)
+      return answer(connection, request, reply.status, body, kJson,
+                    {{"Cache-Control", "no-store"}});
+    std::vector<std::pair<std::string, std::string>> headers = {{"Cache-Control", cache_control}};
+    if (std::string_view(cache_control) == "no-cache") {
+      headers.emplace_back("ETag", etag_of(body));
+      if (none_match_names(header(connection, "If-None-Match"), headers.back().second))
+        return not_modified(connection, request, headers);
+    }
+    return answer(connection, request, 200, body, kJson, headers);
   }
 
   MHD_Result error(MHD_Connection* connection, Request& request, int status,
@@ -670,29 +790,47 @@ struct WebServer::Impl {
     return web_app_file(connection, path, request);
   }
 
-  // The web app, from the compiled-in files.
+  // The web app, from the compiled-in files, in the form the client takes best (coding_for).
+  // Revalidated on every load ("no-cache", a validator per form: 304 when unchanged), so that a
+  // new binary's app is used at once while the page's modules keep their plain names. A range is
+  // of the file's own bytes: asked for one, the client is sent that part of the identity form.
   MHD_Result web_app_file(MHD_Connection* connection, std::string_view url, Request& request) {
     const std::string_view path = url == "/" ? "/index.html" : url;
     const std::span<const WebAsset> assets = web_assets();
     for (size_t i = 0; i < assets.size(); ++i) {
-      if (assets[i].path != path) continue;
-      // Revalidated on every load, so a new binary's app is used at once.
-      std::vector<std::pair<std::string, std::string>> headers = {
-          {"ETag", etags[i]}, {"Cache-Control", "no-cache"}, {"Accept-Ranges", "bytes"}};
-      if (header(connection, "If-None-Match") == etags[i])
-        return answer(connection, request, 304, "", "", headers, true);
-      const std::string_view data = assets[i].data;
+      const WebAsset& asset = assets[i];
+      if (asset.path != path) continue;
+      Coding coding =
+          coding_for(MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Accept-Encoding"),
+                     !asset.gzip.empty(), !asset.brotli.empty());
+      std::optional<std::pair<size_t, size_t>> range;
       const std::string range_header = header(connection, "Range");
-      if (!range_header.empty()) {
-        if (const auto range = single_range(range_header, data.size())) {
-          headers.emplace_back("Content-Range", fmt::format("bytes {}-{}/{}", range->first,
-                                                            range->second, data.size()));
-          return answer(connection, request, 206,
-                        data.substr(range->first, range->second - range->first + 1),
-                        std::string(assets[i].mime), headers, true);
-        }
+      const std::string if_range = header(connection, "If-Range");
+      // If-Range: the range only of the file the client holds part of (else the whole file).
+      if (!range_header.empty() && (if_range.empty() || if_range == etags[i].identity))
+        range = single_range(range_header, asset.data.size());
+      if (range) coding = Coding::identity;
+      const std::string& etag = coding == Coding::brotli ? etags[i].brotli
+                                : coding == Coding::gzip ? etags[i].gzip
+                                                         : etags[i].identity;
+      std::vector<std::pair<std::string, std::string>> headers = {
+          {"ETag", etag}, {"Cache-Control", "no-cache"}, {"Vary", "Accept-Encoding"}};
+      if (none_match_names(header(connection, "If-None-Match"), etag))
+        return not_modified(connection, request, headers);
+      headers.emplace_back("Accept-Ranges", "bytes");
+      const std::string mime(asset.mime);
+      if (range) {
+        headers.emplace_back("Content-Range", fmt::format("bytes {}-{}/{}", range->first,
+                                                          range->second, asset.data.size()));
+        return answer(connection, request, 206,
+                      asset.data.substr(range->first, range->second - range->first + 1), mime,
+                      headers, true);
       }
-      return answer(connection, request, 200, data, std::string(assets[i].mime), headers, true);
+      if (coding == Coding::identity)
+        return answer(connection, request, 200, asset.data, mime, headers, true);
+      headers.emplace_back("Content-Encoding", coding == Coding::brotli ? "br" : "gzip");
+      return answer(connection, request, 200, coding == Coding::brotli ? asset.brotli : asset.gzip,
+                    mime, headers, true);
     }
     return error(connection, request, 404, "no such page: " + std::string(url));
   }
@@ -715,7 +853,11 @@ struct WebServer::Impl {
   WebApi api;
   size_t workers;
   WorkQueue compute;
-  std::vector<std::string> etags;  // of web_assets(), in order
+  // The validators of web_assets(), in order: one per form.
+  struct FormTags {
+    std::string identity, gzip, brotli;
+  };
+  std::vector<FormTags> etags;
   std::string retry_after;
   // One daemon per connection thread, each with its own epoll: run() accepts the connections
   // and deals them out in turn, so that each thread has its share (the library's own thread

@@ -25,7 +25,12 @@
 // Content-Length that is not exactly one plain number (400) or is over the limit (413), a POST
 // that is not application/json (415). A refused request is answered "Connection: close" and its
 // connection closed, since its unread body would otherwise be read as the next request. A Range
-// of several parts is ignored (the whole file is sent); one range of a web app file is served.
+// of several parts is ignored (the whole file is sent); one range of a web app file is served,
+// from the file's own bytes.
+//
+// The web app's files are sent as they are or precompressed (brotli, gzip: whichever the client's
+// Accept-Encoding weighs highest, brotli first), each form with its own ETag, revalidated on every
+// load (Cache-Control: no-cache, 304 when unchanged); docs/web-board.md, "Loading fast".
 // The library never expands a compressed body nor builds a multi-part reply, so those two checks
 // say why rather than prevent a cost. Left to a reverse proxy: TLS, and limits per client
 // address (one address may hold every connection until each is cut off).

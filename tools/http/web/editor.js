@@ -12,6 +12,7 @@ import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
 import {resultText} from './status.js';
 import {state, update} from './store.js';
+import {appendServerWords} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -191,13 +192,6 @@ export function renderEditor() {
   const said = editor.check;
   verdict.textContent = said ? said.text : '';
   verdict.dataset.status = said ? said.status : '';
-  if (said && said.detail) {
-    const detail = document.createElement('small');
-    detail.className = 'detail';
-    detail.lang = 'en';
-    detail.dir = 'ltr';
-    detail.textContent = said.detail;
-    verdict.appendChild(detail);
-  }
+  if (said && said.detail) appendServerWords(verdict, said.detail);
   for (const id of ['editor-play', 'editor-analyse', 'editor-empty']) $(id).disabled = busy;
 }

@@ -4,6 +4,7 @@
 import {t} from './i18n.js';
 import {answerNewGame} from './play.js';
 import {state} from './store.js';
+import {appendServerWords} from './words.js';
 
 export function renderMessage() {
   const {view, message: said, confirmNew} = state();
@@ -11,14 +12,7 @@ export function renderMessage() {
   const message = document.getElementById('message');
   message.textContent = said ? said.text : '';
   message.classList.toggle('notice', !!(said && said.notice));
-  if (said && said.detail) {
-    const detail = document.createElement('small');
-    detail.className = 'detail';
-    detail.lang = 'en';
-    detail.dir = 'ltr';
-    detail.textContent = said.detail;
-    message.appendChild(detail);
-  }
+  if (said && said.detail) appendServerWords(message, said.detail);
   if (confirmNew) {
     const ask = document.createElement('span');
     ask.className = 'confirm';

@@ -58,3 +58,14 @@ export function formatNumber(n, decimals) {
   return new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: decimals,
                                                    maximumFractionDigits: decimals}).format(n);
 }
+
+// The server's own words under a sentence of ours: English, left to right, whatever the page's
+// language and direction (an error's detail, or why the server refused a position).
+export function appendServerWords(element, detail) {
+  const words = document.createElement('small');
+  words.className = 'detail';
+  words.lang = 'en';
+  words.dir = 'ltr';
+  words.textContent = detail;
+  element.appendChild(words);
+}

@@ -167,6 +167,24 @@ for (const [kind, name] of [['kalah', 'Kalah'], ['oware', 'Oware'], ['congkak', 
   });
 }
 
+// Kalah(6,4) from `start`, against level 1 as North, kept on the device and the page reloaded, as
+// a returning player finds it; then Hint: the hint's text.
+async function hintAfterReload(page, start) {
+  await page.evaluate((s) => localStorage.setItem('mancala.game', JSON.stringify(
+    {game: 'kalah:6:4', start: s, moves: [], opponent: '1', computerSide: 'North'})), start);
+  await page.reload();
+  await idle(page);
+  await page.click('#hint');
+  await page.waitForSelector('#hint-text:not([data-move=""])');
+  return page.locator('#hint-text').textContent();
+}
+
+// The page's language chosen from its menu, once the page has taken it.
+async function chooseLanguage(page, code) {
+  await page.selectOption('#language', code);
+  await page.waitForFunction((c) => document.documentElement.lang === c, code);
+}
+
 test('houses are buttons named by letter and seeds, played by click, key or Enter', async () => {
   const session = await open();
   const {page} = session;
@@ -357,8 +375,7 @@ test('Hebrew turns the page right to left and leaves the board as it is', async 
 test('Japanese is chosen on the page and kept for the next visit', async () => {
   const session = await open();
   const {page} = session;
-  await page.selectOption('#language', 'ja');
-  await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  await chooseLanguage(page, 'ja');
   assert.equal(await page.title(), 'マンカラ');
   assert.equal(await page.getByRole('button', {name: '穴 C（あなた）、種 4 個', exact: true}).count(), 1);
   await page.locator('#rules summary').click();
@@ -539,13 +556,7 @@ test('a hint speaks to you in your person', async () => {
     await loadRecord(page, 'endgame.txt',
                      `[Game "kalah:6:4"]\n[Position "${start}"]\n[Result "*"]\n\n*\n`);
     // The loaded position, now against the computer: through the kept game, as a reload does.
-    await page.evaluate((s) => localStorage.setItem('mancala.game', JSON.stringify(
-      {game: 'kalah:6:4', start: s, moves: [], opponent: '1', computerSide: 'North'})), start);
-    await page.reload();
-    await idle(page);
-    await page.click('#hint');
-    await page.waitForSelector('#hint-text:not([data-move=""])');
-    const text = await page.locator('#hint-text').textContent();
+    const text = await hintAfterReload(page, start);
     assert.doesNotMatch(text, wrong);
     assert.match(text, right);
     await close(session);
@@ -657,15 +668,8 @@ test('at 360 px a hint is shown whole in every language', async () => {
   for (const code of ['en', 'fr', 'pt', 'he', 'th', 'ja']) {
     const session = await open({viewport});
     const {page} = session;
-    await page.selectOption('#language', code);
-    await page.waitForFunction((c) => document.documentElement.lang === c, code);
-    await page.evaluate((s) => localStorage.setItem('mancala.game', JSON.stringify(
-      {game: 'kalah:6:4', start: s, moves: [], opponent: '1', computerSide: 'North'})), start);
-    await page.reload();
-    await idle(page);
-    await page.click('#hint');
-    await page.waitForSelector('#hint-text:not([data-move=""])');
-    const text = await page.locator('#hint-text').textContent();
+    await chooseLanguage(page, code);
+    const text = await hintAfterReload(page, start);
     assert.ok(await whole(page.locator('#hint-text')), `${code}: ${text}`);
     assert.ok(inside(await boxOf(page.locator('#hint-text')), viewport), code);
     assert.ok(inside(await boxOf(page.locator('.controls.actions')), viewport), code);
@@ -848,15 +852,8 @@ test('hints explain the move, its value and its source in every language', async
   for (const code of Object.keys(words)) {
     const session = await open();
     const {page} = session;
-    await page.selectOption('#language', code);
-    await page.waitForFunction((c) => document.documentElement.lang === c, code);
-    await page.evaluate((s) => localStorage.setItem('mancala.game', JSON.stringify(
-      {game: 'kalah:6:4', start: s, moves: [], opponent: '1', computerSide: 'North'})), start);
-    await page.reload();
-    await idle(page);
-    await page.click('#hint');
-    await page.waitForSelector('#hint-text:not([data-move=""])');
-    const text = await page.locator('#hint-text').textContent();
+    await chooseLanguage(page, code);
+    const text = await hintAfterReload(page, start);
     assert.match(text, words[code], `${code}: ${text}`);
     assert.doesNotMatch(text, /\{|\}|  /, `${code}: ${text}`);
     await close(session);
@@ -1341,8 +1338,7 @@ test('house letters: 4.5:1 or more on the highlighted row, and larger on a phone
 test('a server error is told in the page\'s language, the server\'s English words apart', async () => {
   const session = await open();
   const {page} = session;
-  await page.selectOption('#language', 'he');
-  await page.waitForFunction(() => document.documentElement.lang === 'he');
+  await chooseLanguage(page, 'he');
   await page.setInputFiles('#load-file', {name: 'bad.txt', mimeType: 'text/plain',
                                           buffer: Buffer.from('[Game "nonsense"]\n\n1. Q *\n')});
   // The server answers 400 (a bad record): not a console error of the page's own.

@@ -13,11 +13,14 @@ import {isHumanTurn} from './game.js';
 import {hint, renderHint} from './hint.js';
 import {renderMoveList, showPly, stepReplay} from './history.js';
 import {preferredLanguage, setLanguage, translatePage} from './i18n.js';
+import {learnTakesMove, tryMove} from './learn.js';
 import {copyLink, openLinkOfPage, renderLink} from './link.js';
 import {renderMessage} from './message.js';
 import {newGame, playHuman, resumeGame, undo} from './play.js';
 import {renderPuzzle} from './puzzle-panel.js';
 import {load, save} from './record.js';
+import {followGame} from './review.js';
+import {renderReview, wireReview} from './review-panel.js';
 import {renderRules} from './rules.js';
 import {fillLanguages, fillSetup, onSetupChange, readSetup, storedSetup,
         switchLanguage} from './setup.js';
@@ -51,7 +54,17 @@ function onKey(event) {
     event.preventDefault();
     return void replayKeys[event.key]();
   }
-  if (event.key.length !== 1 || !/[a-z]/i.test(event.key) || !isHumanTurn()) return;
+  if (event.key.length !== 1 || !/[a-z]/i.test(event.key)) return;
+  // Learning from a mistake: a letter tries that house of the position before it.
+  if (learnTakesMove()) {
+    const shown = state().replay.view;
+    const tried = shown.side_to_move === 'South' ? event.key.toUpperCase()
+                                                 : event.key.toLowerCase();
+    if (!shown.moves.some((m) => m.move === tried)) return;
+    event.preventDefault();
+    return void tryMove(tried);
+  }
+  if (!isHumanTurn()) return;
   const letter = view.side_to_move === 'South' ? event.key.toUpperCase()
                                                : event.key.toLowerCase();
   if (!view.moves.some((m) => m.move === letter)) return;
@@ -63,13 +76,16 @@ async function main() {
   await setLanguage(preferredLanguage(), false);
   translatePage();
   fillLanguages();
-  createBoard((letter) => playHuman(letter));
+  createBoard((letter) => (learnTakesMove() ? tryMove(letter) : playHuman(letter)));
   for (const view of [renderStatus, renderBoard, renderFrame, renderMessage, renderEditor,
                       renderHint, renderControls, renderMoveList, renderLink]) {
     addView(view);
   }
   const drawThinking = addView(renderThinking);
-  for (const view of [renderAnalysis, renderSummary, renderRules, renderPuzzle]) addView(view);
+  for (const view of [renderAnalysis, renderSummary, renderReview, renderRules, renderPuzzle,
+                      followGame]) {
+    addView(view);
+  }
   $('language').addEventListener('change', (e) => switchLanguage(e.target.value));
   document.addEventListener('keydown', onKey);
   $('board-frame').addEventListener('pointerdown', skipAnimation);
@@ -99,6 +115,7 @@ async function main() {
     redraw();
   });
   $('analysis-toggle').addEventListener('click', toggleAnalysis);
+  wireReview();
   $('edit-position').addEventListener('click', () => (state().editor ? closeEditor()
                                                                      : openEditor()));
   $('editor-side').addEventListener('change', (e) => setSide(e.target.value));

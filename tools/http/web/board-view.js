@@ -6,6 +6,7 @@ import {BoardView} from './board.js';
 import {againstComputer, countsOf, editedCounts, humanSide, isHumanTurn, ownerName,
         playerName, sideOfLetter} from './game.js';
 import {t} from './i18n.js';
+import {learnAsked, learnTakesMove} from './learn.js';
 import {state} from './store.js';
 
 // A phone held upright gets the board turned a quarter (board.js).
@@ -79,6 +80,19 @@ export function renderBoard() {
     // The position being set up, as it is typed: nothing to play, nothing marked.
     model = boardModel({counts: editedCounts(editor), sideToMove: editor.side, over: false,
                         legal: new Set(), playable: false, hint: null, lastMove: null});
+  } else if (replay && learnAsked() && state().learn.after) {
+    // Learning from a mistake: the move found, or the better one shown, played on the board.
+    const after = state().learn.after;
+    model = boardModel({counts: countsOf(after), sideToMove: after.side_to_move,
+                        over: after.game_over, playable: false, hint: null,
+                        lastMove: marksOf(after.played[0])});
+  } else if (replay && learnAsked()) {
+    // Learning from a mistake: the position before it, its moves to try.
+    const past = replay.view;
+    model = boardModel({counts: countsOf(past), sideToMove: past.side_to_move, over: false,
+                        legal: new Set(past.moves.map((m) => m.move)),
+                        playable: learnTakesMove(), hint: null,
+                        lastMove: marksOf(past.played.length ? past.played[0] : null)});
   } else if (replay) {
     const past = replay.view;
     model = boardModel({
@@ -99,7 +113,9 @@ export function renderFrame() {
   const frame = $('board-frame');
   frame.dataset.game = game;
   frame.dataset.position = view.position;
-  frame.dataset.shown = replay ? replay.view.position : view.position;
+  // Learning from a mistake, the move found or shown is on the board.
+  const learned = replay && learnAsked() && state().learn.after;
+  frame.dataset.shown = learned ? learned.position : replay ? replay.view.position : view.position;
   frame.dataset.turned = String(board.turned);
   frame.dataset.over = String(view.game_over);
   frame.dataset.busy = String(busy);

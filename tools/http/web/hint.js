@@ -5,6 +5,7 @@
 import {analysisOf} from './analyses.js';
 import {againstComputer, isHumanTurn, playerName} from './game.js';
 import {t} from './i18n.js';
+import {learnText} from './learn.js';
 import {whileBusy} from './play.js';
 import {puzzleText} from './puzzle.js';
 import {state, update} from './store.js';
@@ -50,7 +51,7 @@ export function renderHint() {
   const {view, hint: shown} = state();
   if (!view) return;
   const hintText = document.getElementById('hint-text');
-  hintText.textContent = shown ? shown.text : puzzleSays();
+  hintText.textContent = shown ? shown.text : learnText() || puzzleSays();
   // The hint's move and value in attributes, for the browser tests.
   hintText.dataset.move = shown && shown.letter ? shown.letter : '';
   hintText.dataset.score = shown && shown.letter ? shown.score : '';

@@ -6,7 +6,9 @@ import {playerName, turnsOf} from './game.js';
 import {t} from './i18n.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {whileBusy} from './play.js';
+import {currentReview, MARKS, markText, pointText} from './review.js';
 import {state, update} from './store.js';
+import {signed} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const REPLAY_BUTTONS = ['replay-first', 'replay-back', 'replay-forward', 'replay-last'];
@@ -23,6 +25,8 @@ export function renderMoveList() {
     holdFocus(focused, () => list.querySelector(`button[data-ply="${ply}"]`));
   }
   for (const id of REPLAY_BUTTONS) holdFocus($(id), () => $(id));
+  const review = currentReview();
+  const reviewed = review && review.status === 'done' ? review : null;
   list.replaceChildren(...turnsOf(moves).map((turn) => {
     const item = document.createElement('li');
     item.dataset.side = turn.side;
@@ -41,6 +45,7 @@ export function renderMoveList() {
       button.setAttribute('aria-label', t('moves.move', {ply: m.ply + 1, move: m.letter},
                                           {isolate: false}));
       if (m.ply + 1 === shown) button.setAttribute('aria-current', 'step');
+      if (reviewed) markMove(button, reviewed, m.ply + 1);
       button.addEventListener('click', () => showPly(m.ply + 1));
       item.appendChild(button);
     }
@@ -58,6 +63,34 @@ export function renderMoveList() {
   $('replay-forward').disabled = busy || !replay;
   $('replay-last').disabled = busy || !replay;
   giveFocusBack();
+}
+
+// A reviewed move (review.js): its mark (?!, ?, ??) after its letter, the value of the position
+// after it (South's; "~" before a search's estimate), and, said and on hover, where the value
+// comes from and, for a marked move, the better one.
+function markMove(button, review, ply) {
+  const judged = review.judged[ply - 1];
+  const point = review.points[ply];
+  const said = [pointText(review, ply)];
+  if (judged.mark) {
+    const mark = document.createElement('span');
+    mark.className = `move-mark ${judged.mark}`;
+    mark.textContent = MARKS[judged.mark];
+    button.appendChild(mark);
+    button.dataset.mark = judged.mark;
+    button.dataset.better = judged.better;
+    said.push(markText(judged));
+  }
+  if (point) {
+    const value = document.createElement('span');
+    value.className = `move-value ${point.exact ? 'exact' : 'estimate'}`;
+    value.textContent = `${point.exact ? '' : '~'}${signed(point.value)}`;
+    button.appendChild(value);
+    button.dataset.value = String(point.value);
+    button.dataset.exact = String(point.exact);
+  }
+  button.title = said.join(' — ');
+  button.setAttribute('aria-label', `${button.getAttribute('aria-label')}. ${said.join('. ')}`);
 }
 
 // Shows the position after the first `ply` moves.

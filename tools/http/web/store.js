@@ -35,6 +35,8 @@ let current = Object.freeze({
   puzzle: null,       // the daily puzzle being asked: {status, date, game, position, best, ...}
   editor: null,       // the position being set up (editor.js): {fields, side, check}, or null
   linkShown: false,   // Copy link was pressed: the link to the game is shown (link.js)
+  review: null,       // the game review (review.js): {key, status, done, total, points, judged}
+  learn: null,        // learning from the review's mistakes (learn.js), or null
 });
 
 const views = [];     // {draw, reads (a Set of field names)}

@@ -80,8 +80,7 @@ export function classify(best, played) {
 // The review from the values of the positions: `points` (South's value of each position, ply 0
 // to the end) and `judged` (each move, ply 1 to the end: the mover's value before, of the move
 // played and of the best, its class, the better move).
-function judge(values, view) {
-  const {moves} = state();
+function judge(values, moves) {
   const points = values.map((v, ply) => {
     if (!v) return null;
     if (v.over) return {ply, value: v.value, exact: true, provenance: 'end', depth: null};
@@ -97,7 +96,7 @@ function judge(values, view) {
             played: played.score, exact, mark,
             better: mark ? before.best : null};
   });
-  return {points, judged, over: view.game_over};
+  return {points, judged};
 }
 
 // Starts (or resumes) the review of the game: positions already valued are not asked again.
@@ -142,7 +141,8 @@ export async function startReview() {
     running = null;
     return;
   }
-  progress('done', done, judge(values, view));
+  if (controller.signal.aborted) return;
+  progress('done', done, judge(values, moves));
   running = null;
 }
 

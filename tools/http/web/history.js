@@ -66,8 +66,8 @@ export function renderMoveList() {
 }
 
 // A reviewed move (review.js): its mark (?!, ?, ??) after its letter, the value of the position
-// after it (South's; "~" before a search's estimate), and, said and on hover, where the value
-// comes from and, for a marked move, the better one.
+// after it (South's; "~" before a search's estimate), the better move of a marked one ("better:
+// D"), and, said and on hover, where the value comes from and what the mark means.
 function markMove(button, review, ply) {
   const judged = review.judged[ply - 1];
   const point = review.points[ply];
@@ -88,6 +88,12 @@ function markMove(button, review, ply) {
     button.appendChild(value);
     button.dataset.value = String(point.value);
     button.dataset.exact = String(point.exact);
+  }
+  if (judged.better) {
+    const better = document.createElement('span');
+    better.className = 'move-better';
+    better.textContent = t('review.better', {move: judged.better});
+    button.appendChild(better);
   }
   button.title = said.join(' — ');
   button.setAttribute('aria-label', `${button.getAttribute('aria-label')}. ${said.join('. ')}`);

@@ -1638,3 +1638,279 @@ test('an earlier day\'s puzzle from a link is asked and judged, and counts for n
   assert.match(await page.locator('#puzzle-streak').textContent(), /Streak: 0 days$/);
   await close(session);
 });
+
+// The game review. ENDGAME: a Kalah(6,4) position of 8 seeds (inside the test tables: every value
+// exact), South to move: D and F keep a win by 2, A draws, B loses by 2.
+const ENDGAME = '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S';
+
+// The endgame loaded and played to its end between two people, South's first move A (a blunder:
+// a win given away for a draw), then the first legal house each time. Returns the moves and the
+// positions after each (GET /api/v1/position).
+async function playedEndgame(page) {
+  await loadRecord(page, 'endgame.txt',
+                   `[Game "kalah:6:4"]\n[Position "${ENDGAME}"]\n[Result "*"]\n\n*\n`);
+  await page.keyboard.press('a');
+  await idle(page);
+  await playToTheEnd(page);
+  const moves = await page.locator('#move-list button.move').evaluateAll((buttons) =>
+    buttons.map((b) => b.textContent));
+  const positions = await page.evaluate(async ({s, m}) => {
+    const r = await fetch(`/api/v1/position?game=kalah&position=${s}&moves=${m}&played=all`);
+    return (await r.json()).played.map((p) => p.position);
+  }, {s: ENDGAME, m: moves.join('')});
+  return {moves, positions: [ENDGAME, ...positions]};
+}
+
+// South's exact value of a Kalah(6,4) position (db query; the store difference where it is over).
+function southValueOf(p) {
+  const n = p.split('-').slice(0, 14).map(Number);
+  const sum = (a) => a.reduce((x, y) => x + y, 0);
+  if (sum(n.slice(0, 6)) === 0 || sum(n.slice(6, 12)) === 0) {
+    return n[12] + sum(n.slice(0, 6)) - n[13] - sum(n.slice(6, 12));
+  }
+  const q = dbQuery('kalah', p);
+  return p.endsWith('S') ? q.score : 0 - q.score;  // 0, not -0
+}
+
+// Counts the analyses the page asks for, and notes every text of the review's progress line.
+function countAnalyses(page) {
+  const asked = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/analyse')) asked.push(Date.now());
+  });
+  return asked;
+}
+
+async function watchProgress(page) {
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push(
+      document.getElementById('review-status').textContent))
+      .observe(document.getElementById('review-status'), {childList: true, characterData: true,
+                                                           subtree: true});
+  });
+}
+
+test('a finished game is reviewed: every position valued exactly, the graph moves the board, a blunder marked with the better move',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  const asked = countAnalyses(page);
+  const {moves, positions} = await playedEndgame(page);
+  await watchProgress(page);
+  await page.click('#review-toggle');
+  await page.waitForSelector('#review[data-status="done"]');
+  // The progress was said, position by position, out of the positions before each move.
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((text) => new RegExp(`^Valuing each position: \\d+ / ${moves.length}$`)
+    .test(text)), seen.join('|'));
+  assert.equal(Number(await page.locator('#review').getAttribute('data-total')), moves.length);
+  // Every move carries the value of the position after it, exact, as db query gives it.
+  const listed = await page.locator('#move-list button.move').evaluateAll((buttons) =>
+    buttons.map((b) => ({value: Number(b.dataset.value), exact: b.dataset.exact,
+                         mark: b.dataset.mark || null, better: b.dataset.better || null,
+                         title: b.title})));
+  assert.equal(listed.length, moves.length);
+  listed.forEach((entry, k) => {
+    assert.equal(entry.exact, 'true', `move ${k + 1}`);
+    assert.equal(entry.value, southValueOf(positions[k + 1]), `move ${k + 1}`);
+    assert.match(entry.title, /for South \((exact|the game's end)/);
+  });
+  // The graph: a point a position, each South's exact value.
+  const points = await page.locator('#value-graph circle').evaluateAll((circles) =>
+    circles.map((c) => [Number(c.dataset.ply), Number(c.dataset.value), c.dataset.exact]));
+  assert.deepEqual(points, positions.map((p, ply) => [ply, southValueOf(p), 'true']));
+  // The planted blunder: A gave a win by 2 away for a draw; D (the tables' first best) was better.
+  assert.equal(listed[0].mark, 'blunder');
+  assert.equal(listed[0].better, 'D');
+  assert.equal(await page.locator('#move-list button.move[data-ply="1"] .move-mark').textContent(),
+               '??');
+  assert.equal(await page.locator('#move-list button.move[data-ply="1"] .move-better')
+    .textContent(), 'better: D');
+  const entry = page.locator('#review-marks li[data-ply="1"]');
+  assert.equal(await entry.getAttribute('data-mark'), 'blunder');
+  assert.match(await entry.textContent(), /^A\?\? South: blunder, \+2 → 0, better: D$/);
+  // A move that kept its value is not marked: each mark is a value lost by the mover.
+  positions.slice(0, -1).forEach((p, k) => {
+    const sign = moves[k] === moves[k].toUpperCase() ? 1 : -1;
+    const lost = sign * (southValueOf(p) - southValueOf(positions[k + 1]));
+    if (lost <= 0) assert.equal(listed[k].mark, null, `move ${k + 1}`);
+  });
+  // A click on a point of the graph shows its position; the arrow keys step from there.
+  await page.locator('#value-graph circle[data-ply="3"]').click();
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), positions[3]);
+  assert.match(await page.locator('#graph-caption').textContent(),
+               new RegExp(`^Move 3: ${moves[2]}, [+-]?\\d+ for South \\(exact`));
+  assert.equal(await page.locator('#value-graph').getAttribute('aria-valuenow'), '3');
+  await page.locator('#value-graph').focus();
+  await page.keyboard.press('ArrowLeft');
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), positions[2]);
+  await page.keyboard.press('Home');
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), ENDGAME);
+  assert.match(await page.locator('#value-graph').getAttribute('aria-valuetext'),
+               /^The start: \+2 for South \(exact, from the endgame tables\)$/);
+  // A marked move's entry shows the position after it.
+  await entry.locator('button').click();
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), positions[1]);
+  await shots(page, 'review');
+  // Closed and opened again: the same review at once, nothing asked again.
+  await page.click('#review-toggle');
+  assert.equal(await page.locator('#review').isHidden(), true);
+  const before = asked.length;
+  await page.click('#review-toggle');
+  await page.waitForSelector('#review[data-status="done"]');
+  assert.equal(asked.length, before);
+  await close(session);
+});
+
+test('learning from a mistake accepts a move as good as the best, refuses a worse one, and shows the better',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  const {moves} = await playedEndgame(page);
+  await page.click('#review-toggle');
+  await page.waitForSelector('#review[data-status="done"]');
+  const mistakes = await page.locator('#review-marks li').evaluateAll((items) =>
+    items.filter((li) => ['mistake', 'blunder'].includes(li.dataset.mark)).length);
+  await page.click('#learn-start');
+  await idle(page);
+  // Back to the position before A, a question asked (beside the status too, for a phone).
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), ENDGAME);
+  const question = `Mistake 1 of ${mistakes}. South played A?? at move 1: find a better move.`;
+  assert.equal(await page.locator('#learn-text').textContent(), question);
+  assert.equal(await page.locator('#hint-text').textContent(), question);
+  // B loses by 2: refused.
+  await page.getByRole('button', {name: 'house B (South), 2 seeds', exact: true}).click();
+  await page.waitForSelector('#learn[data-status="wrong"]');
+  assert.match(await page.locator('#learn-text').textContent(),
+               /B is no better: -2 for South, where the best move keeps \+2\. Try again\.$/);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), ENDGAME);
+  // F keeps the win by 2, as D does: accepted, though D is the tables' first.
+  await page.keyboard.press('f');
+  await page.waitForSelector('#learn[data-status="right"]');
+  assert.match(await page.locator('#learn-text').textContent(), /Right: F keeps \+2 for South\.$/);
+  const afterF = await page.evaluate(async (s) => (await (await fetch(
+    `/api/v1/position?game=kalah&position=${s}&moves=F`)).json()).position, ENDGAME);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), afterF);
+  // Again from the start: Show plays the better move.
+  await page.click('#learn-stop');
+  await idle(page);
+  await page.click('#learn-start');
+  await idle(page);
+  await page.click('#learn-show');
+  await page.waitForSelector('#learn[data-status="shown"]');
+  const afterD = await page.evaluate(async (s) => (await (await fetch(
+    `/api/v1/position?game=kalah&position=${s}&moves=D`)).json()).position, ENDGAME);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), afterD);
+  // On to the end: how many were found and shown.
+  for (let k = 1; k <= mistakes; ++k) {
+    await page.click('#learn-next');
+    await idle(page);
+  }
+  assert.equal(await page.locator('#learn').getAttribute('data-status'), 'done');
+  assert.equal(await page.locator('#learn-text').textContent(),
+               `Done: 0 of ${mistakes} found, 1 shown.`);
+  await page.click('#learn-stop');
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'),
+               await position(page));
+  assert.equal(moves[0], 'A');
+  await close(session);
+});
+
+test('outside the tables the review says estimates and their depth, and Cancel stops its requests',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  const asked = countAnalyses(page);
+  // Not during a game against the computer: the review would be its opponent's help.
+  await newGame(page, {kind: 'kalah', opponent: 1});
+  await page.locator('.house.legal .pit').first().click();
+  await idle(page);
+  assert.equal(await page.locator('#review-toggle').isDisabled(), true);
+  // Between two people, a few moves of Kalah(6,4): 48 seeds, beyond the tables and the solver.
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  for (const key of ['c', 'f', 'b', 'e', 'a', 'c']) {
+    await page.keyboard.press(key);
+    await idle(page);
+  }
+  assert.equal(await page.locator('#review-toggle').isDisabled(), false);
+  await watchProgress(page);
+  await page.click('#review-toggle');
+  await page.waitForFunction(() => Number(document.getElementById('review').dataset.done) >= 2);
+  await page.click('#review-cancel');
+  const atCancel = asked.length;
+  assert.equal(await page.locator('#review').getAttribute('data-status'), 'cancelled');
+  const done = Number(await page.locator('#review').getAttribute('data-done'));
+  assert.ok(done < 7, `${done} of 7 valued before Cancel`);
+  assert.equal(await page.locator('#review-status').textContent(),
+               `Stopped at ${done} / 7: Resume goes on from there.`);
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.includes('Valuing each position: 1 / 7'), seen.join('|'));
+  // Nothing more is asked after Cancel (each position takes a second of the server's search).
+  await page.waitForTimeout(2500);
+  assert.equal(asked.length, atCancel);
+  // Resumed: the positions already valued are not asked again.
+  await page.click('#review-resume');
+  await page.waitForSelector('#review[data-status="done"]', {timeout: 30000});
+  assert.equal(asked.length, atCancel + 7 - done);
+  const listed = await page.locator('#move-list button.move').evaluateAll((buttons) =>
+    buttons.map((b) => [b.dataset.exact, b.querySelector('.move-value').textContent, b.title]));
+  assert.equal(listed.length, 6);
+  for (const [exact, value, title] of listed) {
+    assert.equal(exact, 'false');
+    assert.match(value, /^~[+-]?\d+$/);
+    assert.match(title, /for South \(an estimate from a search \d+ moves deep\)/);
+  }
+  assert.equal(await page.locator('#value-graph circle.estimate').count(), 7);
+  // A new move ends the review: it was of another game.
+  await page.keyboard.press('End');
+  await idle(page);
+  await page.locator('.house.legal .pit').first().click();
+  await idle(page);
+  assert.equal(await page.locator('#review').isHidden(), true);
+  assert.equal(await page.locator('#review-toggle').getAttribute('aria-expanded'), 'false');
+  await close(session);
+});
+
+test('the review and its questions fit a phone and a desktop, in English and Hebrew', async () => {
+  for (const locale of ['en-US', 'he-IL']) {
+    const language = locale.slice(0, 2);
+    for (const [name, viewport] of [['phone-360x640', {width: 360, height: 640}],
+                                    ['desktop-1366x768', {width: 1366, height: 768}]]) {
+      const touch = name.startsWith('phone');
+      const session = await open({locale, viewport, touch});
+      const {page} = session;
+      await playedEndgame(page);
+      await page.click('#review-toggle');
+      await page.waitForSelector('#review[data-status="done"]');
+      // The panel was brought into view, and nothing of it leaves the screen's width.
+      const box = await page.locator('#review').boundingBox();
+      assert.ok(box.y < viewport.height, `the review panel starts at y = ${box.y}`);
+      const overflow = await page.evaluate(() => {
+        const parts = [...document.querySelectorAll('#review button, #review svg, #review p')];
+        return parts.filter((e) => {
+          const b = e.getBoundingClientRect();
+          return b.width && (b.left < 0 || b.right > document.documentElement.clientWidth);
+        }).map((e) => e.id || e.className || e.tagName);
+      });
+      assert.deepEqual(overflow, []);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
+                                          document.documentElement.clientWidth));
+      await page.screenshot({path: `${SHOTS}/review-${language}-${name}.png`});
+      await page.screenshot({path: `${SHOTS}/review-${language}-${name}-full.png`,
+                             fullPage: true});
+      // Learning: the question beside the board, the board in view.
+      await page.click('#learn-start');
+      await idle(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      assert.notEqual(await page.locator('#hint-text').textContent(), '');
+      await page.screenshot({path: `${SHOTS}/review-learn-${language}-${name}.png`});
+      await close(session);
+    }
+  }
+});

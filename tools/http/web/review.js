@@ -84,7 +84,7 @@ function judge(values, moves) {
   const points = values.map((v, ply) => {
     if (!v) return null;
     if (v.over) return {ply, value: v.value, exact: true, provenance: 'end', depth: null};
-    const value = v.side === 'South' ? v.score : -v.score;
+    const value = v.side === 'South' ? v.score : 0 - v.score;  // 0, not -0
     return {ply, value, exact: v.exact, provenance: v.provenance, depth: v.depth};
   });
   const judged = moves.map((letter, k) => {

@@ -26,6 +26,7 @@ import {renderStatus, showError} from './status.js';
 import {addView, redraw, state, update} from './store.js';
 import {renderSummary} from './summary-panel.js';
 import {renderThinking} from './thinking.js';
+import {renderTrainer, setUpTrainer} from './trainer-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,6 +71,8 @@ async function main() {
   }
   const drawThinking = addView(renderThinking);
   for (const view of [renderAnalysis, renderSummary, renderRules, renderPuzzle]) addView(view);
+  setUpTrainer();
+  addView(renderTrainer);
   $('language').addEventListener('change', (e) => switchLanguage(e.target.value));
   document.addEventListener('keydown', onKey);
   $('board-frame').addEventListener('pointerdown', skipAnimation);

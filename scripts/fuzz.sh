@@ -17,7 +17,7 @@ shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_position fuzz_record fuzz_table_file fuzz_table_file_checksummed fuzz_command_line
-           fuzz_engine_lines fuzz_serve_request)
+           fuzz_engine_lines fuzz_serve_request fuzz_puzzle_library)
 fi
 # MANCALA_FUZZ_BUILD: another build directory configured with -DMANCALA_FUZZ=ON (scripts/test.sh
 # passes its sanitized test build); by default build-fuzz/, configured here.

@@ -85,6 +85,17 @@ const GoldenCase kCases[] = {
     {"db_query_plain",
      "db unpack kalah --db {fresh_db} -q >/dev/null && "
      "{mancala} db query kalah 0-0-0-0-1-2-0-0-0-0-1-0-22-22-S --db {fresh_db}"},
+    // A puzzle library from the small tables, written and read back; damaged, it is refused.
+    {"puzzles_build",
+     "puzzles build oware --db {db} --min-seeds 4 --max-seeds 6 --count 6 --seed 3 "
+     "--out {fresh_db}/p.json >/dev/null && cat {fresh_db}/p.json && "
+     "{mancala} puzzles verify {fresh_db}/p.json --db {db} | sed 's/([0-9.]* s)/(T s)/'"},
+    {"puzzles_verify_damaged",
+     "puzzles build kalah --db {db} --max-seeds 6 --count 3 --out {fresh_db}/p.json >/dev/null && "
+     "sed -i 's/\"rating\":1/\"rating\":2/' {fresh_db}/p.json && "
+     "{mancala} puzzles verify {fresh_db}/p.json --db {db}"},
+    {"puzzles_build_beyond_tables",
+     "puzzles build kalah --db {db} --max-seeds 12 --out {fresh_db}/p.json"},
     {"solve_kalah_2_2", "solve kalah:2:2 --no-tables --json --threads 1"},
     {"solve_with_tables",
      "solve kalah --position 0-0-0-1-1-2-0-1-0-0-1-0-20-22-N --db {db} --threads 1"},

@@ -19,6 +19,7 @@ void add_commands(CLI::App& app) {
   cli::add_match_command(app);
   cli::add_analyse_command(app);
   cli::add_solve_command(app);
+  cli::add_puzzles_command(app);
   http::add_serve_command(app);
   engine::add_engine_command(app);
 }

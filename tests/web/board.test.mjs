@@ -1914,3 +1914,187 @@ test('the review and its questions fit a phone and a desktop, in English and Heb
     }
   }
 });
+
+// The trainer's puzzle on the board: its library entry (read from the app's own file) by the id
+// the panel shows.
+async function trainerPuzzle(page, file) {
+  const {readFileSync} = await import('node:fs');
+  const library = JSON.parse(readFileSync(`${process.env.MANCALA_WEB_DIR}/puzzles/${file}`, 'utf8'));
+  await page.waitForSelector('#trainer[data-status="asked"]');
+  await idle(page);
+  const id = await page.locator('#trainer').getAttribute('data-id');
+  const puzzle = library.puzzles.find((p) => p.id === id);
+  assert.ok(puzzle, `puzzle ${id} is in ${file}`);
+  assert.equal(await position(page), puzzle.position);
+  return puzzle;
+}
+
+// Plays the player's moves of the line (South's: upper case) by key from move `from` on, each
+// once the line's answers before it are on the board.
+async function solveLine(page, puzzle, from = 0) {
+  for (let k = from; k < puzzle.line.length; ++k) {
+    const letter = puzzle.line[k];
+    if (letter !== letter.toUpperCase()) continue;
+    await page.waitForSelector(`#trainer[data-step="${k}"]`);
+    await idle(page);
+    await page.keyboard.press(letter.toLowerCase());
+  }
+  await page.waitForSelector('#trainer[data-status="solved"]');
+  await idle(page);
+}
+
+const shownRating = async (page) => Number(await page.locator('#trainer-rating').getAttribute('data-rating'));
+
+test('the puzzle trainer: a puzzle solved along its line, the rating up, kept over a reload',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  assert.match(await page.locator('#trainer-rating').textContent(), /^Your rating: 1500 ± 350$/);
+  await page.click('#trainer-next');
+  const puzzle = await trainerPuzzle(page, 'kalah-6-4.json');
+  // While it asks, nothing shows the answer and nothing takes a move back.
+  assert.equal(await page.locator('#hint').isDisabled(), true);
+  assert.equal(await page.locator('#undo').isDisabled(), true);
+  assert.match(await page.locator('#hint-text').textContent(),
+               puzzle.goal === 'win' ? /find the only winning move/ : /Find the one that draws/);
+  await solveLine(page, puzzle);
+  assert.equal(await page.locator('#trainer').getAttribute('data-step'), String(puzzle.line.length));
+  assert.match(await page.locator('#trainer-text').textContent(), /Solved! Rating \+\d+\.$/);
+  const rating = await shownRating(page);
+  assert.ok(rating > 1500, `${rating}`);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  assert.equal(kept.solved, 1);
+  assert.equal(kept.tried, 1);
+  assert.equal(kept.pending, null);
+  assert.ok(kept.ratings['kalah:6:4'].deviation < 350);
+  assert.deepEqual(kept.played['kalah:6:4'], [puzzle.id]);
+  await shots(page, 'trainer-solved');
+  await page.reload();
+  await idle(page);
+  assert.equal(await shownRating(page), rating);
+  // The next puzzle is another one (the board's game, a puzzle no longer, is thrown away on yes
+  // when it goes on).
+  await page.click('#trainer-next');
+  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+  const next = await trainerPuzzle(page, 'kalah-6-4.json');
+  assert.notEqual(next.id, puzzle.id);
+  await close(session);
+});
+
+test('the puzzle trainer: a wrong move is refused and tried again, and a solution is played out',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  await page.click('#trainer-next');
+  const puzzle = await trainerPuzzle(page, 'kalah-6-4.json');
+  // A legal move of South's that is not the answer (every non-empty house, in Kalah).
+  const houses = puzzle.position.split('-').slice(0, 6).map(Number);
+  const wrong = 'ABCDEF'.split('').find((letter, i) => houses[i] > 0 && letter !== puzzle.line[0]);
+  await page.keyboard.press(wrong.toLowerCase());
+  await page.waitForSelector('#trainer[data-missed="true"]');
+  await idle(page);
+  assert.equal(await position(page), puzzle.position);
+  assert.match(await page.locator('#hint-text').textContent(), new RegExp(`^Not ${wrong}\\. Try again\\. Rating -\\d+\\.$`));
+  const missed = await shownRating(page);
+  assert.ok(missed < 1500, `${missed}`);
+  await solveLine(page, puzzle);
+  assert.match(await page.locator('#trainer-text').textContent(), /Solved, after a miss\./);
+  // Counted once: solving after the miss changes nothing.
+  assert.equal(await shownRating(page), missed);
+
+  // The next, given up: its line played out on the board, counted as missed.
+  await page.click('#trainer-next');
+  const second = await trainerPuzzle(page, 'kalah-6-4.json');
+  await page.click('#trainer-solution');
+  await page.waitForSelector(`#trainer[data-status="shown"][data-step="${second.line.length}"]`);
+  await idle(page);
+  assert.match(await page.locator('#trainer-text').textContent(),
+               new RegExp(`The solution: ${second.line.join(' ')}\\.`));
+  assert.ok(await shownRating(page) < missed);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  assert.equal(kept.tried, 2);
+  assert.equal(kept.solved, 0);
+  await close(session);
+});
+
+test('the puzzle trainer: a puzzle left by a reload counts as missed, and Oware by theme',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  await page.selectOption('#trainer-game', 'oware:4:abapa');
+  await page.selectOption('#trainer-theme', 'feeding');
+  await page.click('#trainer-next');
+  const puzzle = await trainerPuzzle(page, 'oware-4.json');
+  assert.ok(puzzle.themes.includes('feeding'));
+  assert.equal(await page.locator('#board-frame').getAttribute('data-game'), 'oware:4:abapa');
+  await page.reload();
+  await idle(page);
+  // Left unanswered: a miss, counted once, and no longer asked.
+  await page.selectOption('#trainer-game', 'oware:4:abapa');
+  assert.ok(await shownRating(page) < 1500);
+  assert.equal(await page.locator('#trainer').getAttribute('data-status'), '');
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  assert.equal(kept.tried, 1);
+  assert.equal(kept.pending, null);
+  // A record of another shape is dropped, never trusted: a new player's rating again.
+  await page.evaluate(() => localStorage.setItem('mancala.trainer', JSON.stringify(
+    {ratings: {'kalah:6:4': {rating: 'high', deviation: -1, volatility: 0.06}}, played: {}})));
+  await page.reload();
+  await idle(page);
+  assert.match(await page.locator('#trainer-rating').textContent(), /^Your rating: 1500 ± 350$/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('mancala.trainer')), null);
+  await close(session);
+});
+
+test('the puzzle trainer fits a phone, in English and Hebrew', async () => {
+  const session = await open({viewport: {width: 360, height: 640}, touch: true});
+  const {page} = session;
+  for (const code of ['en', 'he']) {
+    if (code !== 'en') await chooseLanguage(page, code);
+    await page.click('#trainer-next');
+    await page.waitForSelector('#trainer[data-status="asked"]');
+    await idle(page);
+    // The question beside the board, in view; nothing wider than the screen.
+    assert.ok((await page.locator('#hint-text').textContent()).length > 0);
+    assert.ok(await page.locator('#hint-text').isVisible());
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360));
+    await page.locator('#trainer').scrollIntoViewIfNeeded();
+    const box = await page.locator('#trainer').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
+    await page.screenshot({path: `${SHOTS}/trainer-phone-${code}.png`, fullPage: true});
+  }
+  await close(session);
+});
+
+// Glickman's worked example ("Example of the Glicko-2 system"): a player of 1500 ± 200,
+// volatility 0.06, beats a 1400 ± 30 and loses to 1550 ± 100 and 1700 ± 300.
+test('the trainer\'s Glicko-2 gives the numbers of Glickman\'s worked example', async () => {
+  const {glicko2Update} = await import(`${process.env.MANCALA_WEB_DIR}/glicko2.js`);
+  const after = glicko2Update({rating: 1500, deviation: 200, volatility: 0.06},
+                              [{rating: 1400, deviation: 30, score: 1},
+                               {rating: 1550, deviation: 100, score: 0},
+                               {rating: 1700, deviation: 300, score: 0}]);
+  // The paper: 1464.06, 151.52, 0.05999 (its steps round as they go).
+  assert.ok(Math.abs(after.rating - 1464.06) < 0.02, `${after.rating}`);
+  assert.ok(Math.abs(after.deviation - 151.52) < 0.01, `${after.deviation}`);
+  assert.ok(Math.abs(after.volatility - 0.05999) < 0.00001, `${after.volatility}`);
+  // No games in a period: the deviation grows, the rating stays.
+  const idleAfter = glicko2Update({rating: 1500, deviation: 200, volatility: 0.06}, []);
+  assert.equal(idleAfter.rating, 1500);
+  assert.ok(idleAfter.deviation > 200);
+});
+
+test('the page\'s checks take the shipped puzzle libraries and refuse a damaged one', async () => {
+  const {readFileSync} = await import('node:fs');
+  const {checkLibrary, trainerGames} = await import(`${process.env.MANCALA_WEB_DIR}/puzzle-library.js`);
+  for (const entry of trainerGames()) {
+    const doc = JSON.parse(readFileSync(`${process.env.MANCALA_WEB_DIR}/${entry.file}`, 'utf8'));
+    assert.equal(checkLibrary(doc, entry).length, doc.count);
+    assert.ok(doc.puzzles.every((p) => p.themes.every((theme) => entry.themes.includes(theme))));
+    const damaged = structuredClone(doc);
+    damaged.puzzles[0].line[0] = damaged.puzzles[0].line[0] === 'A' ? 'B' : 'A';
+    assert.throws(() => checkLibrary(damaged, entry), /damaged/);
+    assert.throws(() => checkLibrary({...doc, version: 2}, entry), /version 2/);
+    assert.throws(() => checkLibrary(doc, trainerGames().find((g) => g !== entry)), /not of/);
+  }
+});

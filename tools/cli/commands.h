@@ -21,5 +21,6 @@ void add_db_bench_command(CLI::App& db);
 void add_match_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
+void add_puzzles_command(CLI::App& app);  // build and verify
 
 }  // namespace mancala::cli

@@ -2,7 +2,8 @@
 // changes), the best line, then every move with its value, grouped as winning, drawing and losing
 // inside the tables; each move plays when pressed.
 import {analysisKey} from './analyses.js';
-import {againstComputer, humanSide, isHumanTurn, playerName, puzzleAsked} from './game.js';
+import {againstComputer, humanSide, isHumanTurn, playerName, puzzleAsked,
+        trainerAsked} from './game.js';
 import {t} from './i18n.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
@@ -104,7 +105,7 @@ function drawAnalysis() {
   const say = (text) => {
     if (summary.textContent !== text) summary.textContent = text;
   };
-  if (puzzleAsked()) return void say(t('analysis.puzzle'));
+  if (puzzleAsked()) return void say(t(trainerAsked() ? 'analysis.trainer' : 'analysis.puzzle'));
   if (!a || a.status === 'working') return void say(t('analysis.working'));
   if (a.status === 'over') return void say(t('analysis.over'));
   if (a.status === 'error') return void say(errorMessage(a.error).text);

@@ -29,6 +29,7 @@ import {renderStatus, showError} from './status.js';
 import {addView, redraw, state, update} from './store.js';
 import {renderSummary} from './summary-panel.js';
 import {renderThinking} from './thinking.js';
+import {renderTrainer, setUpTrainer} from './trainer-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -86,6 +87,8 @@ async function main() {
                       followGame]) {
     addView(view);
   }
+  setUpTrainer();
+  addView(renderTrainer);
   $('language').addEventListener('change', (e) => switchLanguage(e.target.value));
   document.addEventListener('keydown', onKey);
   $('board-frame').addEventListener('pointerdown', skipAnimation);

@@ -137,9 +137,16 @@ export function keepGame() {
   keepOnDevice({game, start, moves, opponent, computerSide, puzzle});
 }
 
-// Whether the daily puzzle's question stands: nothing may show its answer (the hint, the
-// analysis).
+// Whether the daily puzzle's question, or a trainer's puzzle, stands: nothing may show its answer
+// (the hint, the analysis).
 export function puzzleAsked() {
   const p = state().puzzle;
-  return !!p && p.status === 'asked';
+  return (!!p && p.status === 'asked') || trainerAsked();
+}
+
+// Whether the trainer's puzzle on the board still asks (puzzle-trainer.js): not yet solved, nor
+// its solution shown.
+export function trainerAsked() {
+  const {trainer, start} = state();
+  return !!trainer && trainer.status === 'asked' && trainer.position === start;
 }

@@ -8,6 +8,7 @@ import {t} from './i18n.js';
 import {learnText} from './learn.js';
 import {whileBusy} from './play.js';
 import {puzzleText} from './puzzle.js';
+import {trainerText} from './puzzle-trainer.js';
 import {state, update} from './store.js';
 import {effectText, outcomeText, signed, sourceText, tidy} from './words.js';
 
@@ -39,9 +40,11 @@ export async function hint() {
   });
 }
 
-// The daily puzzle on the board, asked or just answered: what it says, beside the status.
+// The daily puzzle on the board, asked or just answered, or the trainer's puzzle: what it says,
+// beside the status (a phone shows the panels far below the board).
 function puzzleSays() {
-  const {puzzle, start, moves} = state();
+  const {puzzle, trainer, start, moves} = state();
+  if (trainer && trainer.position === start) return trainerText(trainer);
   const onBoard = puzzle && ['asked', 'answered'].includes(puzzle.status) &&
                   puzzle.position === start && moves.length <= 1;
   return onBoard ? puzzleText(puzzle) : '';

@@ -6,9 +6,11 @@ import {allowAutoOpen, refreshAnalysis} from './analysis.js';
 import {api} from './api.js';
 import {buildBoard} from './board-view.js';
 import {countsOf, gameGoing, gameString, isComputerTurn, isHumanTurn, keepGame, playerName,
-        undoTarget} from './game.js';
+        trainerAsked, undoTarget} from './game.js';
 import {t} from './i18n.js';
 import {answerPuzzle} from './puzzle.js';
+import {clearMiss, lineAnswer, markSolvedWhenDone, solutionMove,
+        trainerJudges} from './puzzle-trainer.js';
 import {readSetup} from './setup.js';
 import {animate, skipAnimation} from './sowing.js';
 import {announce, showError} from './status.js';
@@ -51,13 +53,51 @@ export async function playHuman(letter) {
   if (busy || !isHumanTurn() || replay || state().editor) return;
   const move = view.moves.find((m) => m.move === letter);
   if (!move) return;
+  // The trainer's puzzle judges the move first: a wrong one is not played (try again), and the
+  // computer's answers along its line are the trainer's to play.
+  if (trainerJudges(letter) === 'refuse') return;
   // A move answers no pending question: New game's yes must not then do what was asked before.
   afterConfirm = null;
-  update({hint: null, message: null, confirmNew: false, sowing: letter, sown: []});
+  update({hint: null, message: null, confirmNew: false});
   const {puzzle, moves: before, start} = state();
   if (puzzle && puzzle.status === 'asked' && before.length === 0 && start === puzzle.position) {
     answerPuzzle(letter);
   }
+  if (!(await playLetter(letter))) return;
+  clearMiss();
+  if (!(await playLine(lineAnswer))) return;
+  markSolvedWhenDone();
+  await afterMove();
+}
+
+// The pause before each move the trainer's line plays by itself, for the eye to follow.
+const LINE_PAUSE_MS = 250;
+
+// Plays the moves `next()` gives (the trainer's line: the computer's answers, or a solution
+// played out) until it gives none. Returns whether the game is still the same.
+async function playLine(next) {
+  for (let letter = next(); letter; letter = next()) {
+    const {token} = state();
+    update({busy: true});
+    await new Promise((resolve) => setTimeout(resolve, LINE_PAUSE_MS));
+    if (token !== state().token) return false;
+    if (!(await playLetter(letter))) return false;
+  }
+  return true;
+}
+
+// The trainer's solution played out on the board (its puzzle given up: puzzle-trainer.js).
+export async function playSolution() {
+  if (!(await playLine(solutionMove))) return;
+  await afterMove();
+}
+
+// Plays `letter` for the side to move, drawn seed by seed, and lists it: the player's move, or an
+// answer of the trainer's line. Returns whether the game is still the same.
+export async function playLetter(letter) {
+  const move = state().view.moves.find((m) => m.move === letter);
+  if (!move) return false;
+  update({sowing: letter, sown: []});
   const same = await whileBusy(async (stale) => {
     try {
       const {game, start: from, moves: played, view: now} = state();
@@ -72,9 +112,8 @@ export async function playHuman(letter) {
       update({sowing: null});
     }
   });
-  if (!same) return;
-  update({sown: []});
-  await afterMove();
+  if (same) update({sown: []});
+  return same;
 }
 
 // After a move: the analysis of the new position, the computer's answer, and the summary when
@@ -131,7 +170,7 @@ async function computerTurns() {
 
 // Replaces the game: a new one, one loaded from a record, or the same after an undo.
 export async function showGame(game, start, moves, message) {
-  const {token, puzzle} = state();
+  const {token, puzzle, trainer} = state();
   afterConfirm = null;
   // Busy at once, before the new game's first drawing: until then the board on the page is the
   // old game's, and nothing (a tap, a script waiting for the board) may take it for the new one.
@@ -140,6 +179,7 @@ export async function showGame(game, start, moves, message) {
     thinkings: thinkingsUpTo(moves.length), message: message || null, replay: null,
     summary: null, confirmNew: false, sown: [], editor: null,
     puzzle: puzzle && start !== puzzle.position ? null : puzzle,
+    trainer: trainer && start !== trainer.position ? null : trainer,
   });
   if (!moves.length) allowAutoOpen(true);
   skipAnimation();
@@ -193,7 +233,7 @@ export function answerNewGame(yes) {
 }
 
 export async function undo() {
-  if (state().busy) return;
+  if (state().busy || trainerAsked()) return;
   const keep = undoTarget();
   if (keep === null) return;
   const {game, start, moves} = state();

@@ -10,6 +10,10 @@ const SETUP_KEY = 'mancala.setup';
 // judging of its answer).
 const GAME_KEY = 'mancala.game';
 const PUZZLE_KEY = 'mancala.puzzle';
+// The puzzle trainer's record: a Glicko-2 rating a game and the puzzles already met.
+const TRAINER_KEY = 'mancala.trainer';
+// The ids of puzzles met that are kept a game: enough to go through a library before repeating.
+const TRAINER_PLAYED_KEPT = 2000;
 
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -125,4 +129,38 @@ export function puzzleRecord() {
 
 export function keepPuzzleRecord(record) {
   keep(PUZZLE_KEY, record);
+}
+
+function validRating(r) {
+  return isPlainObject(r) && [r.rating, r.deviation, r.volatility].every(Number.isFinite) &&
+         r.rating > -5000 && r.rating < 10000 && r.deviation > 0 && r.deviation <= 500 &&
+         r.volatility > 0 && r.volatility < 1;
+}
+
+function validTrainerRecord(kept) {
+  return isPlainObject(kept) && isPlainObject(kept.ratings) && isPlainObject(kept.played) &&
+         Object.entries(kept.ratings).every(([game, r]) => isShortText(game, 40) && validRating(r)) &&
+         Object.entries(kept.played).every(([game, ids]) =>
+           isShortText(game, 40) && Array.isArray(ids) && ids.length <= TRAINER_PLAYED_KEPT &&
+           ids.every((id) => typeof id === 'string' && /^[0-9a-f]{8}$/.test(id))) &&
+         Number.isSafeInteger(kept.solved) && kept.solved >= 0 &&
+         Number.isSafeInteger(kept.tried) && kept.tried >= 0 &&
+         (kept.pending === undefined || kept.pending === null ||
+          (isPlainObject(kept.pending) && isShortText(kept.pending.game, 40) &&
+           Number.isSafeInteger(kept.pending.rating)));
+}
+
+// {ratings: {GAME: {rating, deviation, volatility}}, played: {GAME: [ids, latest last]},
+//  solved, tried, pending}: pending is the puzzle on the board not yet counted ({game, rating}),
+// counted as missed if the page is left before it is.
+export function trainerRecord() {
+  const kept = storedEntry(TRAINER_KEY, validTrainerRecord);
+  return kept ? {pending: null, ...kept}
+              : {ratings: {}, played: {}, solved: 0, tried: 0, pending: null};
+}
+
+export function keepTrainerRecord(record) {
+  const played = Object.fromEntries(Object.entries(record.played).map(
+    ([game, ids]) => [game, ids.slice(-TRAINER_PLAYED_KEPT)]));
+  keep(TRAINER_KEY, {...record, played});
 }

@@ -33,6 +33,10 @@ let current = Object.freeze({
   sown: [],           // the moves drawn since the player last moved (a computer's whole turn)
   summary: null,      // the game-over summary: {status, changes, known, firstKnown}
   puzzle: null,       // the daily puzzle being asked: {status, date, game, position, best, ...}
+  trainer: null,      // the trainer's puzzle on the board (puzzle-trainer.js): {status, game, id,
+                      // position, line, goal, themes, rating, missed, change}, or null
+  trainerChoice: {game: 'kalah:6:4', theme: ''},  // the trainer panel's game and theme
+  trainerLoad: null,  // the trainer's library being read: {status: 'loading'|'error'|'none', error}
   editor: null,       // the position being set up (editor.js): {fields, side, check}, or null
   linkShown: false,   // Copy link was pressed: the link to the game is shown (link.js)
   review: null,       // the game review (review.js): {key, status, done, total, points, judged}

@@ -67,6 +67,10 @@ Margin table_margin(const Rules& rules) {
   return rules.kind == GameKind::Oware ? Margin::TablesCount : Margin::Game;
 }
 
+Margin table_move_margin(const Rules& rules, const Position& p, Move move) {
+  return is_game_over(rules, apply_move(rules, p, move)) ? Margin::Game : table_margin(rules);
+}
+
 std::vector<Move> Analysis::best_moves() const {
   std::vector<Move> out;
   for (const MoveAnalysis& m : moves)

@@ -50,6 +50,9 @@ const char* margin_name(Margin margin);
 // What the endgame tables' values of `rules`' positions count: in Oware the tables' count (they
 // play on past a majority), elsewhere the game's own margin.
 Margin table_margin(const Rules& rules);
+// What a score from the tables for playing `move` from `p` counts, as the Pro level reports it:
+// the game's own margin when the move ends the game (its real end), else table_margin(rules).
+Margin table_move_margin(const Rules& rules, const Position& p, Move move);
 
 struct MoveAnalysis {
   Move move = 0;

@@ -196,11 +196,10 @@ Json thinking_json(const Rules& rules, const Position& root, int level, const Th
   k["from_tables"] = thinking.from_tables;
   // What a score from the tables counts: the real end of a move that ends the game, else the
   // tables' count (in Oware, play going on past a majority).
-  const bool ends =
-      !thinking.pv.empty() && is_game_over(rules, apply_move(rules, root, thinking.pv.front()));
-  k["margin"] = !thinking.from_tables
-                    ? Json(nullptr)
-                    : Json(ends ? "game" : service::margin_name(service::table_margin(rules)));
+  k["margin"] =
+      thinking.from_tables && !thinking.pv.empty()
+          ? Json(service::margin_name(service::table_move_margin(rules, root, thinking.pv.front())))
+          : Json(nullptr);
   k["pv"] = move_letters_json(rules, root, thinking.pv);
   k["nodes"] = thinking.nodes;
   k["seconds"] = thinking.seconds;

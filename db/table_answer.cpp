@@ -26,7 +26,7 @@ TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, 
   }
   // A fresh view of the same tables, so that the failure it reports is this call's.
   const db::TableValues values(tables.shared_tables());
-  const RootProbe probe = probe_root(is_game_over(rules, p) ? rules : *table_rules, values, p);
+  const RootProbe probe = probe_tables_count(rules, values, p);
   answer.status = probe.status;
   if (probe.status == ProbeStatus::NotCovered) {
     // The root probe decided it (the one check of the seeds on the way to the tables' bytes).

@@ -484,6 +484,44 @@ TEST_F(ServeApi, ProPlaysAnExactBestMoveInsideTheTables) {
   EXPECT_EQ(m["thinking"]["score"], 2);
 }
 
+// Oware's tables play on past a majority where the game stops (the rule book, "Oware values from
+// the tables"): South's F ends the game 26-20 (+6), which the tables count +8, and E goes on, +6
+// by the count. The analysis ranks F first by the count and gives its real end; Pro plays it and
+// reports its real end, and a move that goes on is reported by the count, so named.
+TEST_F(ServeApi, OwareValuesSayWhatTheyCountAndAMajoritysEndIsItsRealEnd) {
+  const json a =
+      body_of(get("/api/v1/analyse?game=oware&position=0-0-0-0-1-1-1-0-0-0-0-1-24-20-S&depth=2"));
+  EXPECT_EQ(a["margin"], "tables");
+  ASSERT_EQ(a["moves"].size(), 2u);
+  EXPECT_EQ(a["moves"][0]["move"], "F");
+  EXPECT_EQ(a["moves"][0]["score"], 8);
+  EXPECT_EQ(a["moves"][0]["ends_game"], true);
+  EXPECT_EQ(a["moves"][0]["final_score"], 6);
+  EXPECT_EQ(a["moves"][1]["ends_game"], false);
+  EXPECT_TRUE(a["moves"][1]["final_score"].is_null());
+  const json t = body_of(get("/api/v1/tables?game=oware&position=0-0-0-0-1-1-1-0-0-0-0-1-24-20-S"));
+  EXPECT_EQ(t["margin"], "tables");
+  for (int seed = 1; seed <= 4; ++seed) {
+    const json m = body_of(
+        post("/api/v1/move", R"({"game": "oware", "position": "0-0-0-0-1-1-1-0-0-0-0-1-24-20-S",)"
+                             R"( "level": 6, "seed": )" +
+                                 std::to_string(seed) + "}"));
+    EXPECT_EQ(m["move"], "F");
+    EXPECT_EQ(m["thinking"]["score"], 6);
+    EXPECT_EQ(m["thinking"]["margin"], "game");
+  }
+  const json goes_on = body_of(
+      post("/api/v1/move",
+           R"({"game": "oware", "position": "1-0-0-1-0-0-0-1-0-0-1-0-22-22-S", "level": 6})"));
+  EXPECT_EQ(goes_on["thinking"]["from_tables"], true);
+  EXPECT_EQ(goes_on["thinking"]["margin"], "tables");
+  EXPECT_EQ(goes_on["thinking"]["score"], 4);
+  const json kalah = body_of(
+      post("/api/v1/move",
+           R"({"game": "kalah", "position": "1-2-0-1-0-1-0-1-0-2-0-0-20-20-S", "level": 6})"));
+  EXPECT_EQ(kalah["thinking"]["margin"], "game");
+}
+
 TEST_F(ServeApi, ProThinksWithinTheServersCap) {
   // The cap is 0.5 s: Pro's search gets four sixths of it (its solver the rest), where `play`
   // gives it 4 s. The search's own clock is checked, not the wall: a loaded machine may keep the

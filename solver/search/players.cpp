@@ -77,7 +77,14 @@ bool Player::choose_exact(const Game& game, Move& move, Thinking* thinking) {
   move = best[random_.below(static_cast<uint32_t>(best.size()))];
   if (thinking) {
     *thinking = Thinking{};
-    thinking->score = game.position().mover_lead() + conversion->value;
+    // The tables' count, as the analysis ranks moves (solver/rules/README.md, "Oware values from
+    // the tables"), except for a move that ends the game: its real end, which in Oware differs
+    // from the count when a majority leaves seeds on the board.
+    const Position& p = game.position();
+    const Position after = apply_move(game.rules(), p, move);
+    thinking->score = is_game_over(game.rules(), after)
+                          ? final_outcome(game.rules(), after).lead(p.side_to_move)
+                          : p.mover_lead() + conversion->value;
     thinking->exact = true;
     thinking->from_tables = true;
     thinking->pv = {move};

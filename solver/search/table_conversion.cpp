@@ -124,7 +124,7 @@ class ProgressGraph {
       complete_ = false;
       return;
     }
-    const RootProbe probe = probe_root(rules_, tables_, p);
+    const RootProbe probe = probe_tables_count(rules_, tables_, p);
     if (!probe.ok() || probe.count == 0) {
       complete_ = false;
       return;
@@ -193,7 +193,9 @@ std::optional<TableConversion> converting_moves(const Game& game, const ExactVal
                                                 const ConversionLimits& limits) {
   const Rules& rules = game.rules();
   const Position& p = game.position();
-  const RootProbe probe = probe_root(rules, tables, p);
+  // Valued on the tables' count, as every answer ranks moves: a move that reaches an Oware
+  // majority is not preferred or passed over for a margin of another kind.
+  const RootProbe probe = probe_tables_count(rules, tables, p);
   if (!probe.ok() || probe.count == 0) return std::nullopt;
   TableConversion result;
   result.table_value = probe.value;

@@ -26,6 +26,11 @@
 // immediate repetition are kept (those into the least-seen positions first): the next move
 // searches again, one ply nearer.
 //
+// Moves are valued on the tables' count (probe_tables_count), the scale every answer ranks moves
+// by: a move that reaches an Oware majority is valued like the others, its count, not its real
+// end, so that Pro plays a move the analysis puts first (solver/rules/README.md, "Oware values
+// from the tables").
+//
 // Kalah and Congkak cannot repeat a position: for them this is the plain best-value set.
 #pragma once
 
@@ -49,8 +54,8 @@ struct ConversionLimits {
 
 struct TableConversion {
   std::vector<Move> moves;  // the moves to choose among, in house order (never empty)
-  // What these moves realise beyond the present stores, for the side to move (as RootProbe's
-  // value; it is 0 when they only share the seeds by repetition).
+  // What these moves realise beyond the present stores, for the side to move, by the tables'
+  // count (as probe_tables_count's value; it is 0 when they only share the seeds by repetition).
   int value = 0;
   int table_value = 0;   // the tables' value of the position, repetition aside
   int plies = 0;         // with `proven`: plies to progress against the most delaying defence

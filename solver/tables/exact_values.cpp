@@ -59,6 +59,14 @@ RootProbe probe_root(const Rules& rules, const ExactValues& tables, const Positi
   return {};
 }
 
+RootProbe probe_tables_count(const Rules& game_rules, const ExactValues& tables,
+                             const Position& position) {
+  const Expected<Rules> table_rules = table_rules_for(game_rules);
+  if (!table_rules || is_game_over(game_rules, position))
+    return probe_root(game_rules, tables, position);
+  return probe_root(*table_rules, tables, position);
+}
+
 std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,
                                     const Position& position, Move move) {
   switch (rules.kind) {

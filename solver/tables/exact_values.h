@@ -63,6 +63,17 @@ struct RootProbe {
 // play goes on until the board is empty (`mancala db query` and the verifier do).
 RootProbe probe_root(const Rules& rules, const ExactValues& tables, const Position& position);
 
+// Every legal move of a game's position valued on the one scale every answer and the Pro level
+// rank moves by (solver/rules/README.md, "Oware values from the tables"): the tables' count, the
+// final store difference if play went on until the board is empty. It is probe_root under the
+// table rules (table_rules_for), which in Oware do not stop play at a majority, so that a move
+// that reaches one is valued like every other move, not by a margin of another kind; a position
+// already over by the game's rules is worth what its end gives. In Kalah it is probe_root itself.
+// The sign of the count is the game's exact result: a store past half stays past it, so whoever
+// is ahead when a majority stops the game is ahead at the empty board, and the other way round.
+RootProbe probe_tables_count(const Rules& game_rules, const ExactValues& tables,
+                             const Position& position);
+
 // The value of one legal move of `position`, as probe_root gives it; nullopt when the position
 // after it is not covered or its probe failed.
 std::optional<int> exact_move_value(const Rules& rules, const ExactValues& tables,

@@ -20,6 +20,9 @@ POSITIONS = [
     ("kalah", None),
     ("kalah", "1-2-0-1-0-1-0-1-0-2-0-0-20-20-S"),
     ("kalah", "0-0-3-0-1-2-0-2-0-1-1-0-18-20-N"),
+    # Oware inside the tables, where F reaches a majority (26-17, +9) that the tables, playing
+    # on, count +14: every door gives the count, the real end and what the scores count alike.
+    ("oware", "1-2-0-0-0-1-2-0-0-0-0-2-23-17-S"),
 ]
 
 
@@ -27,6 +30,7 @@ POSITIONS = [
 def kalah_db(tmp_path_factory):
     directory = tmp_path_factory.mktemp("kalah_db")
     mancala.build_tables("kalah", str(directory), KALAH_MAX_SEEDS)
+    mancala.build_tables("oware", str(directory), KALAH_MAX_SEEDS)
     return directory
 
 
@@ -48,7 +52,8 @@ def server(binary, kalah_db):
 
 
 def same_fields(moves):
-    return [(m["move"], m["score"], m["provenance"], m["exact"], m["line"]) for m in moves]
+    return [(m["move"], m["score"], m["provenance"], m["exact"], m["line"], m["ends_game"],
+             m["final_score"]) for m in moves]
 
 
 def from_cli(run_cli, db, game, position):
@@ -69,21 +74,31 @@ def from_http(url, game, position):
 def from_python(db, game, position):
     a = mancala.analyse(game, position, tables=mancala.Tables(game, str(db)), depth=DEPTH)
     return [{"move": m.move, "score": m.score, "provenance": m.provenance, "exact": m.exact,
-             "line": m.line} for m in a.moves]
+             "line": m.line, "ends_game": m.ends_game, "final_score": m.final_score}
+            for m in a.moves]
 
 
-@pytest.mark.parametrize("game,position", POSITIONS, ids=["start", "in_tables", "near_tables"])
+@pytest.mark.parametrize("game,position", POSITIONS,
+                         ids=["start", "in_tables", "near_tables", "oware_majority"])
 def test_every_door_gives_the_same_analysis(run_cli, server, kalah_db, game, position):
     cli = from_cli(run_cli, kalah_db, game, position)
     http = from_http(server, game, position)
     python = from_python(kalah_db, game, position)
     assert same_fields(cli["moves"]) == same_fields(http["moves"])
     assert same_fields(cli["moves"]) == same_fields(python)
-    for field in ("score", "exact", "provenance", "best", "line", "source"):
+    for field in ("score", "margin", "exact", "provenance", "best", "line", "source"):
         assert cli[field] == http[field], field
     # The answer's headline is its best move's: what the board's hint shows.
     assert cli["score"] == cli["moves"][0]["score"]
     assert cli["best"][0] == cli["moves"][0]["move"]
+
+
+def test_an_oware_majority_is_ranked_by_the_tables_count_and_carries_its_real_end(kalah_db):
+    a = mancala.analyse(*POSITIONS[3], tables=mancala.Tables("oware", str(kalah_db)), depth=DEPTH)
+    assert a.margin == "tables"
+    first = a.moves[0]
+    assert (first.move, first.score, first.ends_game, first.final_score) == ("F", 14, True, 9)
+    assert [m.final_score for m in a.moves[1:]] == [None, None]
 
 
 def test_inside_the_tables_every_value_is_the_tables(run_cli, kalah_db):
@@ -125,7 +140,8 @@ def engine_move(binary, db, game, level, position, nodes):
 # The engine's `go nodes N` is the move's whole budget; a Player's `nodes` is level 5's, which Pro
 # multiplies by six.
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
-@pytest.mark.parametrize("game,position", POSITIONS, ids=["start", "in_tables", "near_tables"])
+@pytest.mark.parametrize("game,position", POSITIONS,
+                         ids=["start", "in_tables", "near_tables", "oware_majority"])
 def test_the_engine_plays_the_players_move(binary, kalah_db, level, game, position):
     position = position or str(mancala.Game(game).start())
     nodes = 3000

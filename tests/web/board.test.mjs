@@ -898,6 +898,67 @@ test('the game-over summary marks the moves that changed the exact value', async
   await close(session);
 });
 
+// Oware's tables play on past a majority where the game stops (issue 41): the hint, the panel and
+// the summary must say what is true of the game. South to move, 23-17: F captures 3 and ends the
+// game by the majority, 26-17 (+9), where the tables, playing on to the empty board, count +14
+// and rank F first; B goes on, +10 by the tables' count.
+const OWARE_MAJORITY = '1-2-0-0-0-1-2-0-0-0-0-2-23-17-S';
+
+test('Oware: the hinted move that reaches a majority is told by its real end and gives nothing away',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  await loadRecord(page, 'majority.txt',
+                   `[Game "oware"]\n[Position "${OWARE_MAJORITY}"]\n[Result "*"]\n\n*\n`);
+  assert.equal(await position(page), OWARE_MAJORITY);
+  await page.click('#hint');
+  await page.waitForSelector('#hint-text:not([data-move=""])');
+  const hinted = await page.locator('#hint-text').evaluate((e) => ({...e.dataset}));
+  const words = await page.locator('#hint-text').textContent();
+  assert.equal(hinted.move, 'F');
+  // The panel puts the hinted move first, its real end beside the tables' count, and says what
+  // its values count.
+  await page.waitForSelector('#analysis-body[data-source="tables"] li');
+  const first = page.locator('#analysis-body li').first();
+  assert.equal(await first.getAttribute('data-move'), 'F');
+  assert.equal(await first.getAttribute('data-score'), '14');
+  assert.equal(await first.locator('.ends').getAttribute('data-final'), '9');
+  assert.match(await page.locator('.tables-count').textContent(), /past a majority/);
+  assert.match(await page.locator('#analysis-summary').textContent(), /South wins by 9 seeds/);
+  await page.locator('.house[data-letter="F"] .pit').click();
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-over'), 'true');
+  // The hint's words are true of the game's end.
+  const fields = (await position(page)).split('-').map(Number);
+  const southLead = fields[12] - fields[13];
+  assert.equal(southLead, 9);
+  assert.equal(Number(hinted.said), southLead);
+  assert.match(words, new RegExp(`South wins by ${southLead} seeds`), words);
+  assert.doesNotMatch(words, /14/, words);
+  // The summary does not say the hinted move gave seeds away.
+  await page.waitForSelector('#summary[data-known]');
+  assert.equal(await page.locator('#summary').getAttribute('data-changes'), '0');
+  assert.doesNotMatch(await page.locator('#summary').textContent(), /given away|fewer/);
+  await shots(page, 'oware-majority');
+  await close(session);
+});
+
+test('Oware: a move that keeps the win below the best count is judged by the tables\' count, so named',
+     async () => {
+  const session = await open();
+  const {page} = session;
+  await loadRecord(page, 'majority.txt',
+                   `[Game "oware"]\n[Position "${OWARE_MAJORITY}"]\n[Result "*"]\n\n*\n`);
+  await page.locator('.house[data-letter="B"] .pit').click();
+  await playToTheEnd(page);
+  await page.waitForSelector('#summary[data-known]');
+  const entry = page.locator('#summary li[data-ply="1"]');
+  assert.equal(await entry.count(), 1);
+  assert.match(await entry.textContent(), /^B, South: \+14 → \+10 by the tables' count, 4 seeds fewer$/);
+  assert.doesNotMatch(await page.locator('#summary').textContent(), /given away/);
+  await close(session);
+});
+
 test('replaying a finished game: the position shown speaks, moves are counted one way, and summary entries jump to theirs',
      async () => {
   const session = await open();

@@ -55,13 +55,25 @@ void run_analyse(const AnalyseOptions& o, const RulesAndPosition& parsed) {
   const std::string note =
       tables ? tables_note(tables->tables().max_seeds(), tables->failures()) : "";
   fmt::print("position {} ({} to move){}\n", to_string(p), side_name(p.side_to_move), note);
-  fmt::print("move  score  (predicted final store difference for {})\n", side_name(p.side_to_move));
+  const bool counted = analysis.margin == service::Margin::TablesCount;
+  if (counted)
+    fmt::print(
+        "move  score  (the tables' count for {}: the final store difference if play went on past "
+        "a majority until the board is empty; its sign is the result)\n",
+        side_name(p.side_to_move));
+  else
+    fmt::print("move  score  (predicted final store difference for {})\n",
+               side_name(p.side_to_move));
   for (const service::MoveAnalysis& m : analysis.moves) {
     const std::string how = m.provenance == service::Provenance::Tables ? "  exact (tables)"
                             : m.provenance == service::Provenance::Proven
                                 ? "  exact"
                                 : fmt::format("  depth {}", m.depth);
-    fmt::print("  {}  {:+4}{}{}\n", move_letter(p.side_to_move, m.move), m.score, how,
+    // Where the count is not the game's own margin, a move that ends the game says its real end.
+    const std::string end = counted && m.ends_game && m.final_score != m.score
+                                ? fmt::format("  (ends the game: {:+})", m.final_score)
+                                : "";
+    fmt::print("  {}  {:+4}{}{}{}\n", move_letter(p.side_to_move, m.move), m.score, how, end,
                m.score == best.score ? "  best" : "");
   }
   fmt::print("best line: {}\n", line_by_turns(rules, p, best.line));

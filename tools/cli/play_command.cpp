@@ -18,6 +18,7 @@
 #include "tools/cli/commands.h"
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/endgame_tables.h"
+#include "tools/service/analysis.h"
 
 namespace mancala::cli {
 
@@ -156,7 +157,14 @@ class TerminalGame {
     if (options_.think && computer_->level() >= 3) {
       const Side mover = game_.position().side_to_move;
       const std::string line = line_by_turns(game_.rules(), game_.position(), thinking.pv);
-      if (thinking.from_tables)
+      if (thinking.from_tables && service::table_move_margin(game_.rules(), game_.position(),
+                                                             move) == service::Margin::TablesCount)
+        // Oware: the tables play on past a majority; their count is not the game's own margin.
+        fmt::print(
+            "  [tables: exact result, {:+} for {} by the tables' count (play going on "
+            "past a majority)]\n",
+            thinking.score, side_name(mover));
+      else if (thinking.from_tables)
         fmt::print("  [tables: exact final score {:+} for {}]\n", thinking.score, side_name(mover));
       else
         fmt::print("  [depth {}, score {:+}{} for {}, {} nodes in {:.2f} s, line {}]\n",

@@ -296,6 +296,7 @@ ApiReply WebApi::tables(const Params& params) const {
       a.moves.clear();
     }
     Json answer = json_output::table_answer_json(rules, p, a, r.game.is_over());
+    answer["margin"] = service::margin_name(service::table_margin(rules));
     Json table;
     table["table"] = rules.table_name();
     table["max_seeds"] = tables->max_seeds();

@@ -256,12 +256,15 @@ struct MoveAnalysisObject {
   std::string provenance;
   int depth = 0;
   std::vector<std::string> line;
+  bool ends_game = false;
+  std::optional<int> final_score;
 };
 
 struct AnalysisObject {
   std::vector<MoveAnalysisObject> moves;
   std::vector<std::string> best;
   bool from_tables = false;
+  std::string margin;
   uint64_t nodes = 0;
 };
 
@@ -288,11 +291,13 @@ AnalysisObject analyse(py::handle game, py::handle position,
   }
   AnalysisObject out;
   out.from_tables = a.from_tables;
+  out.margin = service::margin_name(a.margin);
   out.nodes = a.nodes;
   for (const service::MoveAnalysis& m : a.moves) {
     out.moves.push_back({letter(p.side_to_move, m.move), m.score, m.exact(),
                          service::provenance_name(m.provenance), m.depth,
-                         move_letters(rules, p, m.line)});
+                         move_letters(rules, p, m.line), m.ends_game,
+                         m.ends_game ? std::optional<int>(m.final_score) : std::nullopt});
   }
   for (Move m : a.best_moves()) out.best.push_back(letter(p.side_to_move, m));
   return out;
@@ -507,6 +512,11 @@ Releases the GIL.)doc");
                     "solver or a search to the end) or 'estimate' (a search's, at `depth`).")
       .def_readonly("depth", &MoveAnalysisObject::depth, "Plies behind an estimate; 0 if exact.")
       .def_readonly("line", &MoveAnalysisObject::line, "This move, then the expected play.")
+      .def_readonly("ends_game", &MoveAnalysisObject::ends_game, "The move ends the game.")
+      .def_readonly("final_score", &MoveAnalysisObject::final_score,
+                    "With ends_game: the game's own final store difference for the mover (in "
+                    "Oware it differs from score when a majority leaves seeds on the board); "
+                    "else None.")
       .def("__repr__", [](const MoveAnalysisObject& a) {
         return "MoveAnalysis(move='" + a.move + "', score=" + std::to_string(a.score) +
                ", provenance='" + a.provenance + "')";
@@ -515,6 +525,10 @@ Releases the GIL.)doc");
       .def_readonly("moves", &AnalysisObject::moves, "Every legal move, best first.")
       .def_readonly("best", &AnalysisObject::best, "The moves of the best score, as letters.")
       .def_readonly("from_tables", &AnalysisObject::from_tables)
+      .def_readonly("margin", &AnalysisObject::margin,
+                    "What the scores count: 'game' (the game's own final store difference) or "
+                    "'tables' (Oware with tables: the tables' count, play going on past a "
+                    "majority until the board is empty; its sign, the result, is exact).")
       .def_readonly("nodes", &AnalysisObject::nodes)
       .def("__repr__", [](const AnalysisObject& a) {
         return "Analysis(best=" + (a.moves.empty() ? std::string("?") : a.moves.front().move) +

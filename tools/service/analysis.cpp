@@ -6,6 +6,8 @@
 #include "solver/rules/moves.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
+#include "solver/tables/exact_values.h"
+#include "solver/tables/table_rules.h"
 #include "solver/util/stopwatch.h"
 
 namespace mancala::service {
@@ -57,6 +59,18 @@ const char* provenance_name(Provenance provenance) {
   return "estimate";
 }
 
+const char* margin_name(Margin margin) {
+  return margin == Margin::TablesCount ? "tables" : "game";
+}
+
+Margin table_margin(const Rules& rules) {
+  return rules.kind == GameKind::Oware ? Margin::TablesCount : Margin::Game;
+}
+
+Margin table_move_margin(const Rules& rules, const Position& p, Move move) {
+  return is_game_over(rules, apply_move(rules, p, move)) ? Margin::Game : table_margin(rules);
+}
+
 std::vector<Move> Analysis::best_moves() const {
   std::vector<Move> out;
   for (const MoveAnalysis& m : moves)
@@ -68,6 +82,11 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
                  const db::TableValues* tables) {
   Analysis out;
   if (tables) out.tables_max_seeds = tables->tables().max_seeds();
+  // Oware's tables play on past a majority: their count is not the game's own margin.
+  const Expected<Rules> table_rules = table_rules_for(rules);
+  const bool counted_by_tables =
+      table_margin(rules) == Margin::TablesCount && table_rules && out.tables_max_seeds >= 0;
+  if (counted_by_tables) out.margin = Margin::TablesCount;
   const db::TableAnswer answer =
       tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
   if (answer.status == ProbeStatus::Failed) ++out.failed_probes;
@@ -95,7 +114,12 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
       const Position child = apply_move(rules, p, m);
       MoveAnalysis move{m, 0, Provenance::Proven, 0, {m}};
       if (generate_moves(rules, child).empty()) {
-        move.score = final_outcome(rules, child).lead(p.side_to_move);
+        // On the scale of the other moves: an Oware majority's end by the tables' count where
+        // they hold the seeds left (its real end is final_score, set below).
+        const std::optional<int> tables_count =
+            counted_by_tables ? exact_move_value(*table_rules, *tables, p, m) : std::nullopt;
+        move.score = tables_count ? p.mover_lead() + *tables_count
+                                  : final_outcome(rules, child).lead(p.side_to_move);
         out.moves.push_back(std::move(move));
         continue;
       }
@@ -142,6 +166,11 @@ Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& li
       out.moves.push_back(std::move(move));
     }
     if (tables) out.failed_probes += tables->failures() - failures_before;
+  }
+  for (MoveAnalysis& move : out.moves) {
+    const Position child = apply_move(rules, p, move.move);
+    move.ends_game = is_game_over(rules, child);
+    if (move.ends_game) move.final_score = final_outcome(rules, child).lead(p.side_to_move);
   }
   std::stable_sort(out.moves.begin(), out.moves.end(),
                    [](const MoveAnalysis& a, const MoveAnalysis& b) { return a.score > b.score; });

@@ -7,7 +7,11 @@
 //   2. the whole-game solver, on each move's position within a share of the budget: proven;
 //   3. the search, on each move's position with the rest of its share: an estimate at a depth
 //      (or proven, when every line it saw ended or reached the tables).
-// Scores are predicted final store differences for the side to move, in seeds.
+// Scores are predicted final store differences for the side to move, in seeds, on one scale for
+// every move (Analysis::margin says which): the game's own, or in Oware with tables the tables'
+// count, where play goes on past a majority until the board is empty (solver/rules/README.md,
+// "Oware values from the tables"). The sign of an exact score is the game's exact result; a move
+// that ends the game also carries its real end (MoveAnalysis::final_score).
 //
 // Thread-safe for different calls (each call has its own search and solver); the tables may be
 // shared by any number of calls at once.
@@ -32,12 +36,32 @@ enum class Provenance : uint8_t {
 // "tables", "proven", "estimate".
 const char* provenance_name(Provenance provenance);
 
+// What the scores of an analysis count.
+enum class Margin : uint8_t {
+  Game,         // the game's own final store difference
+  TablesCount,  // Oware with tables: the tables' count, play going on past a majority until the
+                // board is empty (beyond the tables a search's value may mix it with ends by a
+                // majority); its sign is still the game's result
+};
+
+// "game", "tables".
+const char* margin_name(Margin margin);
+
+// What the endgame tables' values of `rules`' positions count: in Oware the tables' count (they
+// play on past a majority), elsewhere the game's own margin.
+Margin table_margin(const Rules& rules);
+// What a score from the tables for playing `move` from `p` counts, as the Pro level reports it:
+// the game's own margin when the move ends the game (its real end), else table_margin(rules).
+Margin table_move_margin(const Rules& rules, const Position& p, Move move);
+
 struct MoveAnalysis {
   Move move = 0;
   int score = 0;  // the mover's predicted final store difference
   Provenance provenance = Provenance::Estimate;
   int depth = 0;           // plies of the search behind an estimate (0 for exact values)
   std::vector<Move> line;  // from the position: this move first, then the expected reply...
+  bool ends_game = false;  // the move ends the game (Oware: a majority reached, for one)
+  int final_score = 0;     // with ends_game: the mover's final store difference, the game's own
 
   bool exact() const { return provenance != Provenance::Estimate; }
 };
@@ -45,6 +69,7 @@ struct MoveAnalysis {
 struct Analysis {
   std::vector<MoveAnalysis> moves;  // every legal move, best first, ties in house order
   bool from_tables = false;         // every value came from the tables
+  Margin margin = Margin::Game;     // what every move's score counts
   int tables_max_seeds = -1;        // the tables used (-1: none)
   uint64_t failed_probes = 0;       // table probes that failed (damaged layers), searched instead
   uint64_t nodes = 0;               // searched and solved, all moves together

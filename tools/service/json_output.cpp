@@ -85,6 +85,8 @@ Json analysis_json(const Rules& rules, const Position& p, const service::Analysi
     else
       entry["depth"] = m.depth;
     entry["line"] = move_letters_json(rules, p, m.line);
+    entry["ends_game"] = m.ends_game;
+    entry["final_score"] = m.ends_game ? Json(m.final_score) : Json(nullptr);
     moves.push_back(std::move(entry));
   }
   for (Move m : analysis.best_moves())
@@ -95,6 +97,7 @@ Json analysis_json(const Rules& rules, const Position& p, const service::Analysi
            {"source", analysis.from_tables ? "tables" : "search"},
            {"seconds", analysis.seconds},
            {"score", top.score},
+           {"margin", service::margin_name(analysis.margin)},
            {"exact", top.exact()},
            {"provenance", service::provenance_name(top.provenance)},
            {"moves", std::move(moves)},
@@ -191,6 +194,12 @@ Json thinking_json(const Rules& rules, const Position& root, int level, const Th
   k["score"] = searched ? Json(thinking.score) : Json(nullptr);
   k["exact"] = searched && thinking.exact;
   k["from_tables"] = thinking.from_tables;
+  // What a score from the tables counts: the real end of a move that ends the game, else the
+  // tables' count (in Oware, play going on past a majority).
+  k["margin"] =
+      thinking.from_tables && !thinking.pv.empty()
+          ? Json(service::margin_name(service::table_move_margin(rules, root, thinking.pv.front())))
+          : Json(nullptr);
   k["pv"] = move_letters_json(rules, root, thinking.pv);
   k["nodes"] = thinking.nodes;
   k["seconds"] = thinking.seconds;

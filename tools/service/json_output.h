@@ -44,8 +44,9 @@ Json outcome_json(const Outcome& outcome, bool repetition);
 Json move_letters_json(const Rules& rules, const Position& from, const std::vector<Move>& line);
 
 // An analysis (tools/service/analysis.h), as `mancala analyse --json` and the HTTP API's
-// /api/v1/analyse answer it: the verdict (score, exact, provenance, line) and every move best
-// first with its score, provenance, category (exact values) or depth (estimates) and line.
+// /api/v1/analyse answer it: the verdict (score, what it counts, exact, provenance, line) and
+// every move best first with its score, provenance, category (exact values) or depth (estimates),
+// line, and whether it ends the game with its real final score.
 Json analysis_json(const Rules& rules, const Position& p, const service::Analysis& analysis);
 
 // A move from `before`, seed by seed (solver/sowing_trace.h): its letter and side, the position
@@ -67,7 +68,8 @@ Json table_answer_json(const Rules& rules, const Position& p, const db::TableAns
                        bool game_over);
 
 // A computer's thinking for a move from `root`: level, depth, score (for the mover), exact,
-// from_tables, principal variation as letters, nodes, seconds. Levels 1 and 2 do not search:
+// from_tables, margin (from the tables: "game" or "tables", what the score counts, as in an
+// analysis; null otherwise), principal variation as letters, nodes, seconds. Levels 1 and 2 do not search:
 // their depth is 0 and their score null.
 Json thinking_json(const Rules& rules, const Position& root, int level, const Thinking& thinking);
 

@@ -8,13 +8,13 @@ import {t} from './i18n.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
 import {state} from './store.js';
-import {errorMessage, formatNumber, outcomeText, signed, sourceText} from './words.js';
+import {errorMessage, formatNumber, outcomeText, signed, sourceText, valueWords} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
 // One group of moves (winning, drawing, losing, or a search's all): each a button that plays it,
 // with its value and, outside the tables, whether the value is exact.
-function analysisGroup(title, kind, moves, exactTag, playable) {
+function analysisGroup(title, kind, moves, exactTag, playable, margin) {
   const group = document.createElement('div');
   group.className = `analysis-group group-${kind}`;
   if (title) {
@@ -43,6 +43,14 @@ function analysisGroup(title, kind, moves, exactTag, playable) {
     score.className = 'value';
     score.textContent = ` ${signed(m.score)}`;
     button.append(move, score);
+    // Where the values are the Oware tables' count, a move that ends the game says its real end.
+    if (margin === 'tables' && m.ends_game && m.final_score !== m.score) {
+      const end = document.createElement('span');
+      end.className = 'ends';
+      end.dataset.final = m.final_score;
+      end.textContent = t('analysis.ends', {score: signed(m.final_score)});
+      button.appendChild(end);
+    }
     if (exactTag) {
       const tag = document.createElement('span');
       tag.className = m.exact ? 'exact' : 'estimate';
@@ -65,8 +73,10 @@ function verdictText(data) {
   const best = data.moves[0];
   const source = sourceText(data.provenance, best && best.depth);
   if (data.exact) {
+    // As the hint says it: a best move that ends the game by its end, an Oware count by name.
+    const said = best ? valueWords(best, data.margin) : {score: data.score, source};
     return t(you ? 'verdict.exactYou' : 'verdict.exact',
-             {player, outcome: outcomeText(data.score, you), source});
+             {player, outcome: outcomeText(said.score, you), source: said.source});
   }
   return t(you ? 'verdict.estimateYou' : 'verdict.estimate',
            {player, score: signed(data.score), source});
@@ -124,16 +134,21 @@ function drawAnalysis() {
   const reach = data.tables ? data.tables.max_seeds : -1;
   paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t('analysis.noTables'),
             'tables-reach');
+  if (data.margin === 'tables' && data.source === 'tables') {
+    paragraph(t('analysis.count'), 'tables-count');
+  }
   const {busy, replay, game, start, moves} = state();
   const playable = !busy && isHumanTurn() && !replay && analysisKey(game, start, moves) === a.key;
   if (data.source === 'tables') {
     for (const [kind, title] of [['win', 'analysis.winning'], ['draw', 'analysis.drawing'],
                                  ['loss', 'analysis.losing']]) {
       const found = data.moves.filter((m) => m.category === kind);
-      if (found.length) body.appendChild(analysisGroup(t(title), kind, found, false, playable));
+      if (found.length) {
+        body.appendChild(analysisGroup(t(title), kind, found, false, playable, data.margin));
+      }
     }
   } else {
     paragraph(t('analysis.search', {seconds: formatNumber(data.seconds, 1)}));
-    body.appendChild(analysisGroup('', 'search', data.moves, true, playable));
+    body.appendChild(analysisGroup('', 'search', data.moves, true, playable, data.margin));
   }
 }

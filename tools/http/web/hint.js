@@ -10,7 +10,7 @@ import {whileBusy} from './play.js';
 import {puzzleText} from './puzzle.js';
 import {trainerText} from './puzzle-trainer.js';
 import {state, update} from './store.js';
-import {effectText, outcomeText, signed, sourceText, tidy} from './words.js';
+import {effectText, outcomeText, signed, tidy, valueWords} from './words.js';
 
 export async function hint() {
   const {busy, view} = state();
@@ -25,14 +25,17 @@ export async function hint() {
       const data = await analysisOf(game, start, moves);
       if (stale()) return;
       const best = data.moves[0];
+      // A move that ends the game is told by its real end, an Oware count named as such.
+      const said = valueWords(best, data.margin);
       const params = {move: best.move, player, effect: effectText(legal.find((m) =>
-                        m.move === best.move)), source: sourceText(best.provenance, best.depth)};
-      update({hint: {letter: best.move, score: best.score, provenance: best.provenance,
+                        m.move === best.move)), source: said.source};
+      update({hint: {letter: best.move, score: best.score, said: said.score,
+                     provenance: best.provenance,
                      text: tidy(best.exact
                                     ? t(you ? 'hint.exactYou' : 'hint.exact',
-                                        {...params, outcome: outcomeText(best.score, you)})
+                                        {...params, outcome: outcomeText(said.score, you)})
                                     : t(you ? 'hint.estimateYou' : 'hint.estimate',
-                                        {...params, score: signed(best.score)}))}});
+                                        {...params, score: signed(said.score)}))}});
     } catch (error) {
       update({hint: null});
       throw error;
@@ -58,5 +61,7 @@ export function renderHint() {
   // The hint's move and value in attributes, for the browser tests.
   hintText.dataset.move = shown && shown.letter ? shown.letter : '';
   hintText.dataset.score = shown && shown.letter ? shown.score : '';
+  // The value the words give: the real end of a move that ends the game.
+  hintText.dataset.said = shown && shown.letter ? shown.said : '';
   hintText.dataset.provenance = shown && shown.letter ? shown.provenance : '';
 }

@@ -44,9 +44,10 @@ export function renderSummary() {
         button.type = 'button';
         button.className = 'summary-move';
         button.dataset.ply = String(c.ply);
-        button.textContent = t('summary.change', {move: c.move, player: playerName(c.side),
-                                                  before: signed(c.before), after: signed(c.after),
-                                                  count: c.before - c.after});
+        // Oware values are the tables' count (play going on past a majority), named as such.
+        button.textContent = t(sum.counted ? 'summary.changeCount' : 'summary.change',
+                               {move: c.move, player: playerName(c.side), before: signed(c.before),
+                                after: signed(c.after), count: c.before - c.after});
         if (replay && replay.ply === c.ply) button.setAttribute('aria-current', 'step');
         button.addEventListener('click', () => showPly(c.ply));
         li.appendChild(button);

@@ -13,7 +13,7 @@ import {errorMessage} from './words.js';
 export async function summarise() {
   const {token, game, start, moves} = state();
   update({summary: {status: 'working'}});
-  let changes = [], known = 0, firstKnown = 0;
+  let changes = [], known = 0, firstKnown = 0, counted = false;
   try {
     const whole = await api.position(game, start, moves, 'all');
     const first = await api.position(game, start, [], 'none');
@@ -21,20 +21,36 @@ export async function summarise() {
     const positions = [first.position, ...whole.played.map((m) => m.position)];
     const southValue = new Array(positions.length).fill(null);
     const forSouth = (positionString, score) => positionString.endsWith('S') ? score : -score;
+    const last = positions.length - 1;
+    let endByCount = null;
+    // The exact answer for the position after `ply` moves: the analysis at hand, or the tables'.
+    const answerAt = async (ply) => {
+      const cached = answeredAnalysis(analysisKey(game, start, moves.slice(0, ply)));
+      if (cached && cached.exact) return cached;
+      if (tableCovering(game, seedsOnBoard(positions[ply], houses))) {
+        return api.tables(game, start, moves.slice(0, ply));
+      }
+      return null;
+    };
     await Promise.all(positions.map(async (p, ply) => {
-      if (ply === positions.length - 1) {
+      if (ply === last) {
         const r = whole.result;
         southValue[ply] = r.south - r.north;
         return;
       }
-      const cached = answeredAnalysis(analysisKey(game, start, moves.slice(0, ply)));
-      if (cached && cached.exact) {
-        southValue[ply] = forSouth(p, cached.score);
-      } else if (tableCovering(game, seedsOnBoard(p, houses))) {
-        const answer = await api.tables(game, start, moves.slice(0, ply));
-        southValue[ply] = forSouth(p, answer.score);
-      }
+      const answer = await answerAt(ply);
+      if (!answer) return;
+      southValue[ply] = forSouth(p, answer.score);
+      if (answer.margin === 'tables') counted = true;
+      // A game ended by an Oware majority is judged on the scale of the values before it (the
+      // tables' count, which plays on), as the hint valued the move: the move's own value from
+      // the position before it, not the seeds left uncounted (the final score stays the result).
+      const ended = ply === last - 1 && !whole.result.repetition &&
+                    seedsOnBoard(positions[last], houses) > 0;
+      const played = ended && answer.moves.find((m) => m.move === moves[ply]);
+      if (played && played.exact !== false) endByCount = forSouth(p, played.score);
     }));
+    if (endByCount !== null) southValue[last] = endByCount;
     // The last position is the end itself: known, but not "knowledge".
     known = southValue.slice(0, -1).filter((v) => v !== null).length;
     firstKnown = southValue.findIndex((v) => v !== null) + 1;
@@ -51,5 +67,5 @@ export async function summarise() {
     return void update({summary: {status: 'error'}, message: errorMessage(error)});
   }
   if (token !== state().token) return;
-  update({summary: {status: 'done', changes, known, firstKnown}});
+  update({summary: {status: 'done', changes, known, firstKnown, counted}});
 }

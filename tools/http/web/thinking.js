@@ -21,8 +21,11 @@ export function renderThinking() {
   if (k) {
     if (k.level === 1) text = t('thinking.random');
     else if (k.level === 2) text = t('thinking.greedy');
-    else if (k.from_tables) text = t('thinking.tables', {score: signed(k.score)});
-    else {
+    // An Oware score from the tables is their count unless the move ended the game: named so.
+    else if (k.from_tables) {
+      text = t(k.margin === 'tables' ? 'thinking.tablesCount' : 'thinking.tables',
+               {score: signed(k.score)});
+    } else {
       text = t('thinking.search', {
         depth: k.depth, score: signed(k.score),
         exactness: t(k.exact ? 'thinking.exact' : 'thinking.estimate'),

@@ -54,6 +54,21 @@ export function sourceText(provenance, depth) {
   return depth ? t('source.estimateDepth', {depth}) : t('source.estimate');
 }
 
+// What an analysis says of one of its moves (or of its best, for the position), true of the game
+// being played (solver/rules/README.md, "Oware values from the tables"): a move that ends the
+// game by its real end; one that goes on by its score, and where that score is the Oware tables'
+// count (margin "tables": play going on past a majority) with a source that says so.
+export function valueWords(entry, margin) {
+  if (entry.ends_game && entry.final_score !== null && entry.final_score !== undefined) {
+    return {score: entry.final_score, source: sourceText(entry.provenance, entry.depth)};
+  }
+  const counted = margin === 'tables' && entry.exact;
+  const source = counted ? t(entry.provenance === 'tables' ? 'source.tablesCount'
+                                                           : 'source.provenCount')
+                         : sourceText(entry.provenance, entry.depth);
+  return {score: entry.score, source};
+}
+
 export function formatNumber(n, decimals) {
   return new Intl.NumberFormat(currentLanguage(), {minimumFractionDigits: decimals,
                                                    maximumFractionDigits: decimals}).format(n);

@@ -2,8 +2,9 @@
 """How often Pro's move keeps the exact value of a Kalah position.
 
 Usage: scripts/kalah-accuracy.py --game kalah:6:4 --pro-tables DB --judge-tables DB30
-                                 [--positions 200] [--seconds 1] [--seed 1] [--judge-seconds 600]
-                                 [--max-board-seeds N]
+                                 [--positions 200] [--seconds 1 | --nodes N] [--seed 1]
+                                 [--judge-seconds 600]
+                                 [--max-board-seeds N] [--judged FILE]
 
 Kalah(6,4) and Kalah(6,5) are solved, so every move of theirs can be judged exactly. The script
 plays --positions games from the start: a random opening of 2 to 8 plies, then level 4 for 0 to
@@ -17,13 +18,19 @@ in --seconds a move, one thread. Then every legal move of each position is solve
 (mancala.solve_each_move, one thread, with the tables in DB30, e.g. 0..30 from `mancala db build
 kalah --max-seeds 30 --out DB30`, a few minutes on 2 cores): Pro's move keeps the value when its
 value equals the best move's. Prints each position as it is judged, every move that lost value,
-and the share. Pro's moves are all made first, then judged. Deterministic positions for a given --seed; Pro's moves depend on the machine's
-speed (a time budget).
+and the share. Pro's moves are all made first, then judged. Deterministic positions for a given
+--seed; Pro's moves depend on the machine's speed (a time budget).
+
+The judge's values do not depend on Pro: with --judged FILE they are kept there (a JSON object:
+position -> move -> [lower, upper]), with the positions sampled (level 4's playouts may change from
+build to build), and read back by the next run, which then only plays Pro's moves: an A/B of two
+builds takes minutes instead of the judge's hours.
 
 Run it from the checkout after a build with the Python module (scripts/build.sh build
 -DMANCALA_PYTHON=ON); it uses build/python.
 """
 import argparse
+import json
 import os
 import random
 import sys
@@ -55,6 +62,28 @@ def sample_positions(game, count, pro_tables_seeds, max_board_seeds, rnd):
     return positions
 
 
+def read_judged(path, game):
+    """What an earlier run kept: the judge's values (position -> move -> (lower, upper)) and the
+    positions it sampled (a description of the sample -> positions)."""
+    if not path or not os.path.exists(path):
+        return {}, {}
+    with open(path, encoding="utf-8") as f:
+        kept = json.load(f)
+    if kept.get("game") != game:
+        sys.exit(f"{path} holds values of {kept.get('game')}, not {game}")
+    values = {text: {m: tuple(b) for m, b in moves.items()}
+              for text, moves in kept["positions"].items()}
+    return values, kept.get("samples", {})
+
+
+def write_judged(path, game, values, samples):
+    if not path:
+        return
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump({"game": game, "samples": samples, "positions": values}, f, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="kalah:6:4")
@@ -62,20 +91,33 @@ def main():
     parser.add_argument("--judge-tables", required=True, help="the judge's tables (0..30)")
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0, help="Pro's time a move")
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="Pro's nodes a move instead of time (the same moves on any machine)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-board-seeds", type=int, default=1000,
                         help="only positions with at most this many seeds on the board")
     parser.add_argument("--judge-seconds", type=float, default=600,
                         help="at most this long to solve the moves of one position")
+    parser.add_argument("--judged", help="a file of the judge's values, read and extended")
     args = parser.parse_args()
 
     game = mancala.Game(args.game)
     pro_tables = mancala.Tables(game, args.pro_tables)
     judge_tables = mancala.Tables(game, args.judge_tables)
     rnd = random.Random(args.seed)
-    positions = sample_positions(game, args.positions, pro_tables.max_seeds, args.max_board_seeds,
-                                 rnd)
-    print(f"{args.game}: {len(positions)} positions; Pro {args.seconds:g} s a move with tables to "
+    judged_values, samples = read_judged(args.judged, args.game)
+    # The playouts are level 4's, which may differ from build to build: the positions are kept
+    # with the judge's values, so that two builds are judged on the same ones.
+    sample_key = (f"seed {args.seed}, {args.positions} positions, tables to "
+                  f"{pro_tables.max_seeds}, at most {args.max_board_seeds} on the board")
+    positions = samples.get(sample_key)
+    if positions is None:
+        positions = sample_positions(game, args.positions, pro_tables.max_seeds,
+                                     args.max_board_seeds, rnd)
+        samples[sample_key] = positions
+        write_judged(args.judged, args.game, judged_values, samples)
+    budget = f"{args.nodes} nodes" if args.nodes else f"{args.seconds:g} s"
+    print(f"{args.game}: {len(positions)} positions; Pro {budget} a move with tables to "
           f"{pro_tables.max_seeds} seeds; judged with tables to {judge_tables.max_seeds}",
           flush=True)
 
@@ -84,9 +126,12 @@ def main():
     pro_moves = []
     pro_seconds = 0.0
     for text in positions:
-        # A Player's `seconds` is level 5's budget; Pro takes up to six times as long (four parts
-        # search, two the whole-game solver: levels.md), so --seconds is the whole move's.
-        pro = mancala.Player(game, PRO, seconds=args.seconds / 6, tables=pro_tables)
+        # A Player's `seconds` (or `nodes`) is level 5's budget; Pro takes up to six times as much
+        # (four parts search, two the whole-game solver: levels.md), so --seconds is the whole
+        # move's.
+        pro = (mancala.Player(game, PRO, nodes=max(args.nodes // 6, 1), tables=pro_tables)
+               if args.nodes else
+               mancala.Player(game, PRO, seconds=args.seconds / 6, tables=pro_tables))
         start = time.monotonic()
         pro_moves.append(pro.choose(mancala.Match(game, text)))
         pro_seconds += time.monotonic() - start
@@ -94,24 +139,27 @@ def main():
 
     kept = lost = undecided = 0
     for i, (text, move) in enumerate(zip(positions, pro_moves), 1):
-        judged = mancala.solve_each_move(game, text, seconds=args.judge_seconds,
-                                         tables=judge_tables, threads=1)
-        bounds = {m.move: m for m in judged.moves}
-        best_lower = max(m.lower for m in judged.moves)
-        best_upper = max(m.upper for m in judged.moves)
-        mine = bounds[move]
-        if mine.lower >= best_upper:
+        bounds = judged_values.get(text)
+        if bounds is None:
+            judged = mancala.solve_each_move(game, text, seconds=args.judge_seconds,
+                                             tables=judge_tables, threads=1)
+            bounds = {m.move: (m.lower, m.upper) for m in judged.moves}
+            judged_values[text] = bounds
+            write_judged(args.judged, args.game, judged_values, samples)
+        best_lower = max(lower for lower, _ in bounds.values())
+        best_upper = max(upper for _, upper in bounds.values())
+        mine_lower, mine_upper = bounds[move]
+        if mine_lower >= best_upper:
             kept += 1
             verdict = "keeps"
-        elif mine.upper < best_lower:
+        elif mine_upper < best_lower:
             lost += 1
             verdict = "LOSES"
         else:
             undecided += 1
             verdict = "undecided"
-        values = " ".join(
-            f"{m.move}:{m.lower}" if m.lower == m.upper else f"{m.move}:[{m.lower},{m.upper}]"
-            for m in judged.moves)
+        values = " ".join(f"{m}:{lower}" if lower == upper else f"{m}:[{lower},{upper}]"
+                          for m, (lower, upper) in bounds.items())
         print(f"{i:4d} {text}  Pro {move}  {verdict}  ({values})", flush=True)
 
     judged_count = kept + lost

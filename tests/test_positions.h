@@ -21,9 +21,13 @@ inline Position random_position(const Rules& rules, Random& random, int plies) {
 inline Position scattered_position(const Rules& rules, Random& random, int seeds) {
   Position p = start_position(rules);
   p.slots.fill(0);
-  for (int k = 0; k < seeds; ++k)
-    ++p.slots[p.house_slot(random.below(2) ? Side::South : Side::North,
-                           static_cast<int>(random.below(p.houses)))];
+  for (int k = 0; k < seeds; ++k) {
+    // Two draws in sequence, not as two arguments of one call, whose order the compiler chooses:
+    // GCC drew the house first and clang the side, so the same seed gave each other positions.
+    const int house = static_cast<int>(random.below(p.houses));
+    const Side side = random.below(2) ? Side::South : Side::North;
+    ++p.slots[p.house_slot(side, house)];
+  }
   return p;
 }
 

@@ -69,8 +69,8 @@ Json table_answer_json(const Rules& rules, const Position& p, const db::TableAns
 
 // A computer's thinking for a move from `root`: level, depth, score (for the mover), exact,
 // from_tables, margin (from the tables: "game" or "tables", what the score counts, as in an
-// analysis; null otherwise), principal variation as letters, nodes, seconds. Levels 1 and 2 do not search:
-// their depth is 0 and their score null.
+// analysis; null otherwise), principal variation as letters, nodes, seconds. Levels 1 and 2 do not
+// search: their depth is 0 and their score null.
 Json thinking_json(const Rules& rules, const Position& root, int level, const Thinking& thinking);
 
 }  // namespace mancala::json_output

@@ -3,6 +3,7 @@
 // and checked whole before use: the format and its version, the game, every puzzle's fields and
 // the checksum over them (FNV-1a, as tools/service/puzzles.h computes it), so that a damaged or
 // mismatched file is an error and never half a library. Which puzzle comes next is chosen here.
+import {fnv1a32} from './hash.js';
 
 export const LIBRARY_FORMAT = 'mancala-puzzles';
 export const LIBRARY_VERSION = 1;
@@ -28,12 +29,7 @@ const loaded = new Map();  // game -> Promise of its library
 
 // FNV-1a, 32 bits, as 8 hex digits, over text of ASCII characters.
 export function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; ++i) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+  return fnv1a32(text).toString(16).padStart(8, '0');
 }
 
 const isLetter = (m) => typeof m === 'string' && /^[A-Za-z]$/.test(m);

@@ -9,22 +9,13 @@ import {ANALYSIS_SECONDS} from './analyses.js';
 import {api} from './api.js';
 import {catalogue} from './catalogue.js';
 import {keepGame, setupOfGame, tableCovering} from './game.js';
+import {fnv1a32} from './hash.js';
 import {t} from './i18n.js';
 import {keepPuzzleRecord, puzzleRecord} from './storage.js';
 import {state, update} from './store.js';
 import {tidy} from './words.js';
 
 const PUZZLE_TRIES = 400;
-
-// A 32-bit hash of a text (FNV-1a), the seed of the day's generator.
-function hashText(text) {
-  let h = 0x811c9dc5;
-  for (const c of text) {
-    h ^= c.codePointAt(0);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 // mulberry32: a small generator of numbers in [0, 1), the same in every browser.
 function generator(seed) {
@@ -50,7 +41,7 @@ export function puzzleGames() {
 
 // The candidate position number `n` of the day for `puzzle`: a position string, South to move.
 function puzzleCandidate(puzzle, date, n) {
-  const random = generator(hashText(`${date}|${puzzle.game}|${n}`));
+  const random = generator(fnv1a32(`${date}|${puzzle.game}|${n}`));
   const h = puzzle.houses;
   const most = Math.min(10, puzzle.table.max_seeds);
   const sizes = [6, 8, 10].filter((k) => k <= most);

@@ -6,6 +6,7 @@
 # gzip and brotli bytes of the web app's files, as the server sends them.
 # Usage: scripts/bench-web.sh [RUNS]
 # MANCALA_BINARY=path: that `mancala` is measured, nothing is installed nor built.
+# MANCALA_WEB_DIR=path: the staged web app the page weight is counted from (default build/tools/web).
 # BENCH_VERBOSE=1: every request of the first run's two visits, with its status and bytes.
 # Not part of the tests: the times depend on the machine and its load.
 set -euo pipefail
@@ -51,4 +52,5 @@ url="$(sed -n 's/.*board is at \(http[^ ]*\).*/\1/p' "$work/server.out")"
 }
 
 cd "$work"
-MANCALA_WEB_DIR="$root/tools/http/web" node bench-load.mjs "$url" "$runs"
+# The page weight is of the files as the server sends them: the staged app (its modules joined).
+MANCALA_WEB_DIR="${MANCALA_WEB_DIR:-$root/build/tools/web}" node bench-load.mjs "$url" "$runs"

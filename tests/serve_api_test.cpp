@@ -616,6 +616,8 @@ TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
   const auto again = client()->Get("/", {{"If-None-Match", etag}});
   EXPECT_EQ(again->status, 304);
   EXPECT_EQ(get("/app.js")->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  // The modules as written are joined into app.js at build time: none is served by itself.
+  EXPECT_EQ(get("/store.js")->status, 404);
   EXPECT_EQ(get("/i18n/he.json")->get_header_value("Content-Type"),
             "application/json; charset=utf-8");
   EXPECT_EQ(get("/../CMakeLists.txt")->status, 404);
@@ -656,9 +658,9 @@ TEST_F(ServeApi, EveryWebFileCompressedExpandsToTheFile) {
   }
   // The big files are much smaller compressed, brotli smaller than gzip.
   const auto raw = raw_client();
-  const auto identity = raw->Get("/board.js");
-  const auto gzip = raw->Get("/board.js", {{"Accept-Encoding", "gzip"}});
-  const auto brotli = raw->Get("/board.js", {{"Accept-Encoding", "br"}});
+  const auto identity = raw->Get("/app.js");
+  const auto gzip = raw->Get("/app.js", {{"Accept-Encoding", "gzip"}});
+  const auto brotli = raw->Get("/app.js", {{"Accept-Encoding", "br"}});
   ASSERT_TRUE(identity && gzip && brotli);
   EXPECT_EQ(gzip->get_header_value("Content-Encoding"), "gzip");
   EXPECT_EQ(brotli->get_header_value("Content-Encoding"), "br");
@@ -736,8 +738,8 @@ TEST_F(ServeApi, EachCodingHasItsOwnValidatorAndAnUnchangedFileIsA304) {
 TEST_F(ServeApi, AHeadRequestGivesTheHeadersOfTheFormAGetWouldSend) {
   const auto raw = raw_client();
   for (const char* coding : {"br", "gzip", "identity"}) {
-    const auto got = raw->Get("/board.js", {{"Accept-Encoding", coding}});
-    const auto head = raw->Head("/board.js", {{"Accept-Encoding", coding}});
+    const auto got = raw->Get("/app.js", {{"Accept-Encoding", coding}});
+    const auto head = raw->Head("/app.js", {{"Accept-Encoding", coding}});
     ASSERT_TRUE(got && head);
     EXPECT_EQ(head->status, 200);
     EXPECT_EQ(head->body, "");
@@ -750,10 +752,10 @@ TEST_F(ServeApi, AHeadRequestGivesTheHeadersOfTheFormAGetWouldSend) {
 
 TEST_F(ServeApi, ARangeIsOfTheFilesOwnBytesWhateverTheClientTakes) {
   const auto raw = raw_client();
-  const auto whole = raw->Get("/board.js");
+  const auto whole = raw->Get("/app.js");
   ASSERT_TRUE(whole);
   const auto part =
-      raw->Get("/board.js", {{"Accept-Encoding", "br, gzip"}, {"Range", "bytes=10-19"}});
+      raw->Get("/app.js", {{"Accept-Encoding", "br, gzip"}, {"Range", "bytes=10-19"}});
   ASSERT_TRUE(part);
   EXPECT_EQ(part->status, 206);
   EXPECT_FALSE(part->has_header("Content-Encoding"));
@@ -763,11 +765,11 @@ TEST_F(ServeApi, ARangeIsOfTheFilesOwnBytesWhateverTheClientTakes) {
             "bytes 10-19/" + std::to_string(whole->body.size()));
   // If-Range with the file's validator: the range; with another: the whole file, compressed.
   const auto same = raw->Get(
-      "/board.js", {{"Range", "bytes=10-19"}, {"If-Range", whole->get_header_value("ETag")}});
+      "/app.js", {{"Range", "bytes=10-19"}, {"If-Range", whole->get_header_value("ETag")}});
   ASSERT_TRUE(same);
   EXPECT_EQ(same->status, 206);
   const auto changed = raw->Get(
-      "/board.js", {{"Accept-Encoding", "br"}, {"Range", "bytes=10-19"}, {"If-Range", "\"old\""}});
+      "/app.js", {{"Accept-Encoding", "br"}, {"Range", "bytes=10-19"}, {"If-Range", "\"old\""}});
   ASSERT_TRUE(changed);
   EXPECT_EQ(changed->status, 200);
   EXPECT_EQ(changed->get_header_value("Content-Encoding"), "br");

@@ -2,10 +2,10 @@
 // visit (same browser profile), under an emulated mobile network and a slowed CPU. Not a test:
 // run by scripts/bench-web.sh, which starts the server and installs playwright-core.
 //
-//   MANCALA_WEB_DIR=tools/http/web node bench-load.mjs URL [RUNS]
+//   MANCALA_WEB_DIR=build/tools/web node bench-load.mjs URL [RUNS]
 //
-// First the page weight: the bytes the server sends of every file of the app (MANCALA_WEB_DIR) as
-// it is, gzip-compressed and brotli-compressed.
+// First the page weight: the bytes the server sends of every file of the staged app
+// (MANCALA_WEB_DIR) as it is, gzip-compressed and brotli-compressed.
 //
 // Network: Chrome DevTools' "Fast 4G" preset, as DevTools sends it over CDP
 // (Network.emulateNetworkConditions): 165 ms of latency per request (60 ms x 2.75), 9 Mbit/s down

@@ -1124,11 +1124,12 @@ test('every catalogue has every text of the English one', async () => {
   }
 });
 
-// The app is ES modules that the browser loads itself (no build step): each file of
-// tools/http/web is compiled into the binary, served as JavaScript and imported, and the page
-// asks for no module the server lacks (a 404 is a failed test: close() finds its console error).
-// Their imports have no cycle (docs/web-board.md).
-test('the page loads every module of the web app, each served as JavaScript', async () => {
+// The app is written as ES modules, joined into one app.js at build time
+// (tools/http/stage_web_app.cmake): every module of tools/http/web is reached from app.js (none
+// left out of the page unnoticed), their imports have no cycle (docs/web-board.md), and the page
+// asks for that one script, served as JavaScript, which imports nothing more (a 404 would be a
+// failed test too: close() finds its console error).
+test('the page loads one script, every module of the app joined at build time', async () => {
   const {readdirSync, readFileSync} = await import('node:fs');
   const dir = process.env.MANCALA_WEB_DIR;
   const imports = new Map(readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) =>
@@ -1143,6 +1144,7 @@ test('the page loads every module of the web app, each served as JavaScript', as
     done.add(file);
   };
   visit('app.js', []);
+  assert.deepEqual([...done].sort(), [...imports.keys()].sort(), 'a module app.js never imports');
   const loaded = new Map();
   const session = await open({onPage: (page) => page.on('response', (response) => {
     const path = new URL(response.url()).pathname;
@@ -1150,21 +1152,28 @@ test('the page loads every module of the web app, each served as JavaScript', as
       loaded.set(path.slice(1), `${response.status()} ${response.headers()['content-type']}`);
     }
   })});
-  assert.deepEqual([...loaded.keys()].sort(), [...imports.keys()].sort());
-  for (const [file, answer] of loaded) {
-    assert.equal(answer, '200 text/javascript; charset=utf-8', file);
+  assert.deepEqual([...loaded.entries()], [['app.js', '200 text/javascript; charset=utf-8']]);
+  const served = await session.page.evaluate(async () => (await fetch('/app.js')).text());
+  assert.doesNotMatch(served, /^\s*(import|export)\b/m, 'the served app.js imports nothing');
+  for (const name of ['renderAnalysis', 'glicko2Update', 'checkLibrary', 'buildBoard']) {
+    assert.match(served, new RegExp(`function ${name}\\b`), `${name} is in the served app.js`);
   }
   await close(session);
 });
 
-test('the page preloads every module it imports, so that none waits for the one importing it',
-     async () => {
-  const {readdirSync, readFileSync} = await import('node:fs');
-  const dir = process.env.MANCALA_WEB_DIR;
-  const page = readFileSync(`${dir}/index.html`, 'utf8');
-  const preloaded = [...page.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  const modules = readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'app.js');
-  assert.deepEqual(preloaded.sort(), modules.sort());
+// A first visit asks for its first position once: the request index.html preloads (a new game
+// of the default setup), taken by the page rather than asked again.
+test('a first visit asks for its first position once, the one the page preloads', async () => {
+  const asked = [];
+  const session = await open({onPage: (page) => page.on('request', (request) => {
+    if (request.url().includes('/api/v1/position')) asked.push(request.url());
+  })});
+  const preloaded = await session.page.evaluate(() =>
+    [...document.querySelectorAll('link[rel="preload"]')].map((l) => l.href)
+      .filter((href) => href.includes('/api/v1/position')));
+  assert.equal(preloaded.length, 1);
+  assert.deepEqual(asked, preloaded);
+  await close(session);
 });
 
 // Every request of a visit of the board in `context`, with how it was answered (CDP's view: a
@@ -1752,6 +1761,69 @@ async function watchProgress(page) {
   });
 }
 
+// In Hebrew (right to left) a signed value is drawn as written: the sign left of the digits, never
+// "2+" (the bidirectional algorithm puts a lone "+2" in a right-to-left line that way).
+test('a signed value reads sign first in the Hebrew page', async () => {
+  const session = await open({locale: 'he-IL'});
+  const {page} = session;
+  await loadRecord(page, 'endgame.txt',
+                   `[Game "kalah:6:4"]\n[Position "${ENDGAME}"]\n[Result "*"]\n\n*\n`);
+  await openAnalysis(page);
+  await page.waitForSelector('#analysis-body[data-source="tables"] li');
+  assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+  const drawn = await page.locator('#analysis-body .value').evaluateAll((spans) =>
+    spans.map((span) => {
+      const text = span.firstChild.textContent;
+      const at = text.search(/[+-]/);
+      if (at < 0) return {text, signLeft: null};
+      const box = (i) => {
+        const range = document.createRange();
+        range.setStart(span.firstChild, i);
+        range.setEnd(span.firstChild, i + 1);
+        return range.getBoundingClientRect();
+      };
+      return {text, signLeft: box(at).left < box(at + 1).left};
+    }));
+  const signed = drawn.filter((d) => d.signLeft !== null);
+  assert.ok(signed.length > 0, JSON.stringify(drawn));
+  for (const d of signed) assert.ok(d.signLeft, `"${d.text}" drawn with its sign after the digits`);
+  await close(session);
+});
+
+// The analysis follows the board: a finished game's earlier positions, replayed from the move
+// list, are analysed (it said "the game is over" for each of them).
+test('the analysis panel analyses a position replayed from a finished game', async () => {
+  const session = await open();
+  const {page} = session;
+  const {positions} = await playedEndgame(page);
+  await openAnalysis(page);
+  await page.waitForFunction(() => document.getElementById('analysis-summary').textContent ===
+                                   'The game is over: nothing to analyse.');
+  await page.click('#move-list button.move[data-ply="1"]');
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), positions[1]);
+  await page.waitForSelector('#analysis-body[data-source="tables"] li');
+  const query = dbQuery('kalah', positions[1]);
+  const n = positions[1].split('-');
+  const lead = positions[1].endsWith('S') ? n[12] - n[13] : n[13] - n[12];
+  const shown = await page.locator('#analysis-body li').evaluateAll((items) =>
+    items.map((li) => ({move: li.dataset.move, score: Number(li.dataset.score)})));
+  assert.deepEqual(shown.map((m) => m.move).sort(), query.moves.map((m) => m.move).sort());
+  for (const m of query.moves) {
+    assert.equal(shown.find((s) => s.move === m.move).score, lead + m.value, `move ${m.move}`);
+  }
+  assert.notEqual(await page.locator('#analysis-summary').textContent(),
+                  'The game is over: nothing to analyse.');
+  // Replayed, its moves are shown, not played.
+  assert.equal(await page.locator('#analysis-body li button:not([disabled])').count(), 0);
+  // Back at the game's end: over again.
+  await page.click('#replay-last');
+  await idle(page);
+  await page.waitForFunction(() => document.getElementById('analysis-summary').textContent ===
+                                   'The game is over: nothing to analyse.');
+  await close(session);
+});
+
 test('a finished game is reviewed: every position valued exactly, the graph moves the board, a blunder marked with the better move',
      async () => {
   const session = await open();
@@ -1976,6 +2048,56 @@ test('the review and its questions fit a phone and a desktop, in English and Heb
   }
 });
 
+// What of `selector`'s buttons, graphics and texts leaves the screen's width (ids or classes).
+async function outsideTheScreen(page, selector) {
+  return page.evaluate((sel) => {
+    const parts = [...document.querySelectorAll(`${sel} button, ${sel} svg, ${sel} p, ${sel} select`)];
+    return parts.filter((e) => {
+      const b = e.getBoundingClientRect();
+      return b.width && (b.left < 0 || b.right > document.documentElement.clientWidth);
+    }).map((e) => e.id || e.className || e.tagName);
+  }, selector);
+}
+
+// The game review and the puzzle trainer at a phone's two sizes, upright and turned, in every
+// language (English and Hebrew are also seen at 360x640 and on a desktop above): nothing wider
+// than the screen; screenshots review-LANG-SIZE and trainer-LANG-SIZE.
+test('the review and the trainer fit a phone upright and turned, in every language', async () => {
+  for (const locale of ['en-US', 'fr-FR', 'pt-PT', 'he-IL', 'th-TH', 'ja-JP']) {
+    const language = locale.slice(0, 2);
+    for (const [name, viewport] of [['phone-390x844', {width: 390, height: 844}],
+                                    ['phone-844x390', {width: 844, height: 390}]]) {
+      const session = await open({locale, viewport, touch: true});
+      const {page} = session;
+      assert.equal(await page.evaluate(() => document.documentElement.lang), language);
+      await playedEndgame(page);
+      await page.click('#review-toggle');
+      await page.waitForSelector('#review[data-status="done"]');
+      assert.deepEqual(await outsideTheScreen(page, '#review'), [], `${language} ${name}`);
+      // Each language writes the entry its way (French: a space before the colon).
+      if (language === 'fr') {
+        assert.match(await page.locator('#review-marks li[data-ply="1"]').textContent(),
+                     /^A\?\? Sud : gaffe, /);
+      }
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
+                                          document.documentElement.clientWidth));
+      await page.screenshot({path: `${SHOTS}/review-${language}-${name}.png`});
+      await page.click('#trainer-next');
+      if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+      await page.waitForSelector('#trainer[data-status="asked"]');
+      await idle(page);
+      assert.notEqual(await page.locator('#hint-text').textContent(), '');
+      assert.deepEqual(await outsideTheScreen(page, '#trainer'), [], `${language} ${name}`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
+                                          document.documentElement.clientWidth));
+      await page.screenshot({path: `${SHOTS}/trainer-${language}-${name}.png`});
+      await page.locator('#trainer').scrollIntoViewIfNeeded();
+      await page.screenshot({path: `${SHOTS}/trainer-panel-${language}-${name}.png`});
+      await close(session);
+    }
+  }
+});
+
 // The trainer's puzzle on the board: its library entry (read from the app's own file) by the id
 // the panel shows.
 async function trainerPuzzle(page, file) {
@@ -2078,7 +2200,7 @@ test('the puzzle trainer: a wrong move is refused and tried again, and a solutio
   await close(session);
 });
 
-test('the puzzle trainer: a puzzle left by a reload counts as missed, and Oware by theme',
+test('the puzzle trainer: a reload brings the puzzle back as it was, one left for a new game counts as missed, and Oware by theme',
      async () => {
   const session = await open();
   const {page} = session;
@@ -2090,11 +2212,27 @@ test('the puzzle trainer: a puzzle left by a reload counts as missed, and Oware 
   assert.equal(await page.locator('#board-frame').getAttribute('data-game'), 'oware:4:abapa');
   await page.reload();
   await idle(page);
-  // Left unanswered: a miss, counted once, and no longer asked.
+  // Back as it was: the same puzzle, still asked (the hint still off), nothing counted, its game
+  // chosen in the panel.
+  assert.equal(await page.locator('#trainer').getAttribute('data-status'), 'asked');
+  assert.equal(await page.locator('#trainer').getAttribute('data-id'), puzzle.id);
+  assert.equal(await position(page), puzzle.position);
+  assert.equal(await page.locator('#hint').isDisabled(), true);
+  assert.equal(await page.locator('#trainer-game').inputValue(), 'oware:4:abapa');
+  assert.equal(await shownRating(page), 1500);
+  let kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  assert.equal(kept.tried, 0);
+  assert.equal(kept.pending.game, 'oware:4:abapa');
+  // Left for a new game, then the page left: a miss, counted once, and no longer asked.
+  await page.click('#new-game');
+  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+  await idle(page);
+  await page.reload();
+  await idle(page);
   await page.selectOption('#trainer-game', 'oware:4:abapa');
   assert.ok(await shownRating(page) < 1500);
   assert.equal(await page.locator('#trainer').getAttribute('data-status'), '');
-  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
   assert.equal(kept.tried, 1);
   assert.equal(kept.pending, null);
   // A record of another shape is dropped, never trusted: a new player's rating again.
@@ -2105,6 +2243,51 @@ test('the puzzle trainer: a puzzle left by a reload counts as missed, and Oware 
   assert.match(await page.locator('#trainer-rating').textContent(), /^Your rating: 1500 ± 350$/);
   assert.equal(await page.evaluate(() => localStorage.getItem('mancala.trainer')), null);
   await close(session);
+});
+
+test('a trainer puzzle has a link: the same puzzle asked elsewhere and counted, then practice once met',
+     async () => {
+  const session = await open();
+  await session.page.click('#trainer-next');
+  const puzzle = await trainerPuzzle(session.page, 'kalah-6-4.json');
+  await session.page.click('#copy-link');
+  const hash = new URL(await session.page.locator('#link-text').inputValue()).hash;
+  assert.equal(hash, `#trainer=${puzzle.id}&game=kalah:6:4`);
+  await close(session);
+  // Another player (a fresh profile) opens it: the same puzzle, asked, counted for the rating.
+  const other = await open({hash});
+  const {page} = other;
+  assert.equal((await trainerPuzzle(page, 'kalah-6-4.json')).id, puzzle.id);
+  assert.equal(await page.locator('#message').textContent(),
+               `Puzzle ${puzzle.id} of Kalah, from a link.`);
+  assert.equal(await page.evaluate(() => location.hash), '');
+  await solveLine(page, puzzle);
+  assert.match(await page.locator('#trainer-text').textContent(), / Solved! Rating \+\d+\.$/);
+  const rating = await shownRating(page);
+  // Opened again once met: practice, its result changes nothing.
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  const metBefore = () => /met before/.test(document.getElementById('message').textContent);
+  await page.waitForFunction(`document.getElementById('confirm-yes') || (${metBefore})()`);
+  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+  await page.waitForFunction(metBefore);
+  assert.equal((await trainerPuzzle(page, 'kalah-6-4.json')).id, puzzle.id);
+  await solveLine(page, puzzle);
+  assert.match(await page.locator('#trainer-text').textContent(), /^Puzzle rated \d+\. Solved!$/);
+  assert.equal(await shownRating(page), rating);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.trainer')));
+  assert.equal(kept.tried, 1);
+  // An id the library lacks, or not written as one, is said, and the board stays.
+  for (const bad of ['00000000', 'ZZ', '']) {
+    await page.reload();
+    await idle(page);
+    const before = await position(page);
+    await page.evaluate((h) => { location.hash = h; }, `#trainer=${bad}&game=kalah:6:4`);
+    await page.waitForFunction(() => /cannot be opened/.test(document.getElementById('message').textContent));
+    assert.equal(await page.locator('#message').textContent(),
+                 'This link cannot be opened: it names no puzzle of the trainer for that game.');
+    assert.equal(await position(page), before);
+  }
+  await close(other);
 });
 
 test('the puzzle trainer fits a phone, in English and Hebrew', async () => {

@@ -1,5 +1,6 @@
-# Turns every file under SOURCE_DIR into a byte array in the C++ source OUTPUT (tools/http/web_assets.h):
-#   cmake -DSOURCE_DIR=tools/http/web -DOUTPUT=web_assets.cpp -P tools/http/embed_web_assets.cmake
+# Turns every file under SOURCE_DIR (the staged app: stage_web_app.cmake) into a byte array in the
+# C++ source OUTPUT (tools/http/web_assets.h):
+#   cmake -DSOURCE_DIR=build/tools/web -DOUTPUT=web_assets.cpp -P tools/http/embed_web_assets.cmake
 # Run by the build whenever a file of the web app changes.
 file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*")
 list(SORT files)

@@ -1,4 +1,5 @@
-// The web app's files (tools/http/web/), compiled into the binary:
+// The web app's files (tools/http/web/), compiled into the binary as staged by
+// tools/http/stage_web_app.cmake (the files as written, the modules joined into app.js):
 // tools/http/embed_web_assets.cmake turns each file into a byte array with its MIME type at build
 // time, with its gzip and brotli forms, so the server never reads nor compresses a file.
 #pragma once

@@ -14,14 +14,19 @@ export function allowAutoOpen(allowed) {
   autoOpened = !allowed;
 }
 
+// The analysis follows the position on the board: the game's, or an earlier one replayed from the
+// move list (as an analysis board does), so that a finished game's positions can be looked at.
 export async function refreshAnalysis() {
-  const {game, start, moves, view, analysisOpen} = state();
+  const {game, start, moves: played, replay, analysisOpen} = state();
+  const view = replay ? replay.view : state().view;
+  const moves = replay ? played.slice(0, replay.ply) : played;
   dropStaleAnalyses(analysisKey(game, start, moves));
   if (!view) return;
   // The daily puzzle's question stands: the analysis would be its answer. Not even asked.
   if (puzzleAsked()) return void update({analysis: null});
   let open = analysisOpen;
-  if (!open && !autoOpened && !view.game_over && tableCovering(game, view.seeds_on_board)) {
+  if (!open && !autoOpened && !replay && !view.game_over &&
+      tableCovering(game, view.seeds_on_board)) {
     autoOpened = true;
     open = true;
   }

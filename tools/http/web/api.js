@@ -45,11 +45,37 @@ function post(path, body) {
   });
 }
 
+function positionPath(game, start, moves, played) {
+  return `/api/v1/position?${query({game, position: start, moves: moves.join(''), played})}`;
+}
+
+// The first board's position, asked as the page starts (askFirstPosition), while the languages
+// and the catalogue of games come in, rather than after them: one round trip fewer before the
+// first board on a phone's network. The first request for the same position takes its answer.
+let early = null;  // {path, answer}
+
+export function askFirstPosition(game, start, moves) {
+  const path = positionPath(game, start, moves, 'last');
+  early = {path, answer: call(path)};
+  // Taken by a later request, or by none (the page opened another game): never an unhandled
+  // rejection (whoever takes a failure asks again).
+  early.answer.catch(() => {});
+}
+
 export const api = {
   games: () => call('/api/v1/games'),
   // played: "all", "last" or "none": which of the moves to describe seed by seed.
-  position: (game, start, moves, played = 'none') =>
-    call(`/api/v1/position?${query({game, position: start, moves: moves.join(''), played})}`),
+  position: (game, start, moves, played = 'none') => {
+    const path = positionPath(game, start, moves, played);
+    if (early && early.path === path) {
+      const {answer} = early;
+      early = null;
+      // Asked before the page was ready: a failure then is asked again now, as it would have been.
+      return answer.catch(() => call(path));
+    }
+    early = null;
+    return call(path);
+  },
   // signal: an AbortSignal that drops the request (a position the player has left).
   analyse: (game, start, moves, time, signal) =>
     call(`/api/v1/analyse?${query({game, position: start, moves: moves.join(''), time})}`,

@@ -16,7 +16,7 @@ import {preferredLanguage, setLanguage, translatePage} from './i18n.js';
 import {learnTakesMove, tryMove} from './learn.js';
 import {copyLink, openLinkOfPage, renderLink} from './link.js';
 import {renderMessage} from './message.js';
-import {newGame, playHuman, resumeGame, undo} from './play.js';
+import {askFirstBoard, newGame, playHuman, resumeGame, undo} from './play.js';
 import {renderPuzzle} from './puzzle-panel.js';
 import {load, save} from './record.js';
 import {followGame} from './review.js';
@@ -74,6 +74,8 @@ function onKey(event) {
 }
 
 async function main() {
+  // The first board's position is asked before anything is awaited (play.js, askFirstBoard).
+  askFirstBoard();
   await setLanguage(preferredLanguage(), false);
   translatePage();
   fillLanguages();

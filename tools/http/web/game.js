@@ -129,12 +129,17 @@ export function editedCounts(editor) {
 
 // Kept after every change of the moves (not on every drawing).
 export function keepGame() {
-  const {game, start, moves, opponent, computerSide, puzzle: p} = state();
+  const {game, start, moves, opponent, computerSide, puzzle: p, trainer: tr} = state();
   const puzzle = p && ['asked', 'answered'].includes(p.status) && p.position === start
     ? {status: p.status, date: p.date, game: p.game, kind: p.kind, position: p.position,
        best: p.best, answer: p.answer, played: p.played, line: p.line, practice: p.practice}
     : null;
-  keepOnDevice({game, start, moves, opponent, computerSide, puzzle});
+  const trainer = tr && tr.position === start
+    ? {status: tr.status, game: tr.game, kind: tr.kind, id: tr.id, position: tr.position,
+       line: tr.line, goal: tr.goal, themes: tr.themes, rating: tr.rating, missed: tr.missed,
+       counted: tr.counted, change: tr.change, wrong: tr.wrong}
+    : null;
+  keepOnDevice({game, start, moves, opponent, computerSide, puzzle, trainer});
 }
 
 // Whether the daily puzzle's question, or a trainer's puzzle, stands: nothing may show its answer

@@ -1,6 +1,7 @@
 // The game's history: the move list (one line a turn, each move a button, numbered by ply, that
 // shows the position after it) and the replay through it (« ‹ › », the arrow keys, Home and End); the last ply is
 // the game itself, playable again.
+import {refreshAnalysis} from './analysis.js';
 import {api} from './api.js';
 import {playerName, turnsOf} from './game.js';
 import {t} from './i18n.js';
@@ -104,11 +105,17 @@ export async function showPly(ply) {
   const {busy, view, moves} = state();
   if (busy || !view) return;
   ply = Math.max(0, Math.min(ply, moves.length));
-  if (ply === moves.length) return void update({replay: null});
+  if (ply === moves.length) {
+    if (!state().replay) return;
+    update({replay: null});
+    return void refreshAnalysis();
+  }
   await whileBusy(async (stale) => {
     const {game, start, moves: played} = state();
     const past = await api.position(game, start, played.slice(0, ply), 'last');
-    if (!stale()) update({replay: {ply, view: past}});
+    if (stale()) return;
+    update({replay: {ply, view: past}});
+    refreshAnalysis();
   });
 }
 

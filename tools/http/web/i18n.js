@@ -50,8 +50,11 @@ async function fetchCatalogue(code) {
 }
 
 export async function setLanguage(code, remember) {
-  if (!english.app) english = await fetchCatalogue('en');
-  catalogue = code === 'en' ? english : await fetchCatalogue(code);
+  // Both at once: English (which the others fall back on) is not waited for before the other.
+  const [englishNow, chosen] = await Promise.all([
+    english.app ? english : fetchCatalogue('en'), code === 'en' ? null : fetchCatalogue(code)]);
+  english = englishNow;
+  catalogue = chosen || english;
   language = code;
   plurals = new Intl.PluralRules(code);
   if (remember) {

@@ -6,6 +6,8 @@
 //   #game=kalah:6:4&position=POSITION          a position, to play from
 //   #puzzle=2026-12-06&game=kalah:6:4          the daily puzzle of that day (made again from the
 //                                              date, as every player's is)
+//   #trainer=cd8b89cd&game=kalah:6:4           a puzzle of the trainer's library, by its id
+//                                              (counted for the rating unless met before)
 // Everything read from an address is checked as strictly as what the device keeps (storage.js):
 // only these names, each once, each value of its own shape and size; then the server replays
 // the game (it refuses a position or a move the rules do not allow). A link that fails is said in
@@ -19,9 +21,11 @@ import {gameGoing, setupOfGame} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
 import {puzzleGames} from './puzzle.js';
+import {libraryOf, trainerGames} from './puzzle-library.js';
 import {startPuzzle} from './puzzle-panel.js';
 import {fillSetup} from './setup.js';
 import {state, update} from './store.js';
+import {openTrainerPuzzle} from './trainer-panel.js';
 import {errorMessage, today} from './words.js';
 
 const $ = (id) => document.getElementById(id);
@@ -30,16 +34,17 @@ const $ = (id) => document.getElementById(id);
 const LONGEST_LINK = 3400;
 // The names a link may give, each with the reason said when its value is not of its shape.
 const NAMES = {game: 'game', start: 'position', position: 'position', moves: 'moves',
-               puzzle: 'date'};
+               puzzle: 'date', trainer: 'trainer'};
 const GAME_SHAPE = /^[a-z]{1,20}(:[a-z0-9-]{1,30}){0,3}$/;
 const POSITION_SHAPE = /^\d{1,4}(-\d{1,4}){2,26}-[SN]$/;
 const MOVES_SHAPE = /^[A-Za-z]{0,3000}$/;
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TRAINER_ID_SHAPE = /^[0-9a-f]{8}$/;  // tools/service/puzzles.h
 
 // The link to what the board shows: a position being set up once the server has found it legal,
-// the daily puzzle while it is the game, else the game (or, without moves from a start of its
-// own, the position).
-export function linkOf({game, start, moves, puzzle, editor}) {
+// the daily puzzle or the trainer's puzzle while it is the game, else the game (or, without moves
+// from a start of its own, the position).
+export function linkOf({game, start, moves, puzzle, trainer, editor}) {
   const address = `${location.origin}${location.pathname}#`;
   if (editor && editor.check && editor.check.status === 'ok') {
     return `${address}game=${game}&position=${editedPosition(editor)}`;
@@ -47,6 +52,7 @@ export function linkOf({game, start, moves, puzzle, editor}) {
   if (puzzle && ['asked', 'answered'].includes(puzzle.status) && puzzle.position === start) {
     return `${address}puzzle=${puzzle.date}&game=${puzzle.game}`;
   }
+  if (trainer && trainer.position === start) return `${address}trainer=${trainer.id}&game=${game}`;
   if (start && !moves.length) return `${address}game=${game}&position=${start}`;
   return `${address}game=${game}${start ? `&start=${start}` : ''}` +
          `${moves.length ? `&moves=${moves.join('')}` : ''}`;
@@ -73,7 +79,7 @@ function pastDay(date) {
 }
 
 // The link in an address's '#' part: null for none; {bad: {reason, params}} for one that is not
-// of its shape; else {puzzle: {date, entry}} or {game, start, moves}.
+// of its shape; else {puzzle: {date, entry}}, {trainer: {id, entry}} or {game, start, moves}.
 export function readLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (!text) return null;
@@ -103,6 +109,13 @@ export function readLink(hash) {
     const entry = puzzleGames().find((g) => g.game === game);
     if (!entry) return badLink('noPuzzle');
     return {puzzle: {date, entry}};
+  }
+  if (fields.has('trainer')) {
+    if (fields.size !== 2) return badLink('mixed');
+    const id = fields.get('trainer');
+    const entry = trainerGames().find((g) => g.game === game);
+    if (!TRAINER_ID_SHAPE.test(id) || !entry) return badLink('trainer');
+    return {trainer: {id, entry}};
   }
   if (fields.has('position') && (fields.has('start') || fields.has('moves'))) {
     return badLink('mixed');
@@ -136,6 +149,20 @@ export async function openLinkOfPage() {
     const message = {text: t('link.openedPuzzle', {game: t(`game.${entry.kind}`), date}),
                      notice: true};
     const go = () => startPuzzle(entry, true, {date, message});
+    if (gameGoing()) return void askFirst(go, 'link');
+    return void await go();
+  }
+  if (link.trainer) {
+    // The library read first: a puzzle it lacks is said before anything is asked.
+    const {entry, id} = link.trainer;
+    try {
+      if (!(await libraryOf(entry)).some((p) => p.id === id)) {
+        return void sayBadLink({reason: 'trainer', params: {}});
+      }
+    } catch (error) {
+      return void update({message: errorMessage(error)});
+    }
+    const go = () => openTrainerPuzzle(entry, id);
     if (gameGoing()) return void askFirst(go, 'link');
     return void await go();
   }
@@ -178,9 +205,9 @@ export async function copyLink() {
 
 // The link field, once Copy link is pressed: always the link to what the board shows now.
 export function renderLink() {
-  const {linkShown, view, game, start, moves, puzzle, editor} = state();
+  const {linkShown, view, game, start, moves, puzzle, trainer, editor} = state();
   const box = $('link-box');
   box.hidden = !linkShown || !view;
   if (box.hidden) return;
-  $('link-text').value = linkOf({game, start, moves, puzzle, editor});
+  $('link-text').value = linkOf({game, start, moves, puzzle, trainer, editor});
 }

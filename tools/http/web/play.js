@@ -3,7 +3,7 @@
 // answer is awaited. The server applies every rule: the page keeps the GAME string, the start
 // position and the moves, and asks.
 import {allowAutoOpen, refreshAnalysis} from './analysis.js';
-import {api} from './api.js';
+import {api, askFirstPosition} from './api.js';
 import {buildBoard} from './board-view.js';
 import {countsOf, gameGoing, gameString, isComputerTurn, isHumanTurn, keepGame, playerName,
         trainerAsked, undoTarget} from './game.js';
@@ -11,7 +11,7 @@ import {t} from './i18n.js';
 import {answerPuzzle} from './puzzle.js';
 import {clearMiss, lineAnswer, markSolvedWhenDone, solutionMove,
         trainerJudges} from './puzzle-trainer.js';
-import {readSetup} from './setup.js';
+import {readSetup, storedSetup} from './setup.js';
 import {animate, skipAnimation} from './sowing.js';
 import {announce, showError} from './status.js';
 import {keepSetup, keptGame} from './storage.js';
@@ -169,7 +169,8 @@ async function computerTurns() {
 }
 
 // Replaces the game: a new one, one loaded from a record, or the same after an undo.
-export async function showGame(game, start, moves, message) {
+// `view`: the position's answer when the caller has it already (a resumed game).
+export async function showGame(game, start, moves, message, view = null) {
   const {token, puzzle, trainer} = state();
   afterConfirm = null;
   // Busy at once, before the new game's first drawing: until then the board on the page is the
@@ -186,10 +187,10 @@ export async function showGame(game, start, moves, message) {
   keepGame();
   const same = await whileBusy(async (stale) => {
     const now = state();
-    const view = await api.position(now.game, now.start, now.moves, 'last');
+    const shown = view || await api.position(now.game, now.start, now.moves, 'last');
     if (stale()) return;
-    buildBoard(view.houses);
-    update({view, lastMove: view.played.length ? view.played[0] : null});
+    buildBoard(shown.houses);
+    update({view: shown, lastMove: shown.played.length ? shown.played[0] : null});
   });
   if (!same) return;
   await afterMove();
@@ -240,13 +241,23 @@ export async function undo() {
   await showGame(game, start, moves.slice(0, keep));
 }
 
+// Asks early for the position the page will most likely show first: the kept game's, else a new
+// game of the setup kept (app.js, before the languages and the catalogue are in).
+export function askFirstBoard() {
+  const kept = keptGame();
+  if (kept) askFirstPosition(kept.game, kept.start || '', kept.moves);
+  else askFirstPosition(gameString(storedSetup()), '', []);
+}
+
 // The game kept on this device, if the server still plays it (a kept game the server refuses, an
 // edited one say, is dropped for a new game).
 export async function resumeGame() {
   const kept = keptGame();
   if (!kept) return false;
+  // One request both checks the kept game and brings the position to draw.
+  let view;
   try {
-    await api.position(kept.game, kept.start, kept.moves, 'none');
+    view = await api.position(kept.game, kept.start, kept.moves, 'last');
   } catch {
     return false;
   }
@@ -257,8 +268,11 @@ export async function resumeGame() {
                                                         ? kept.puzzle.line || [kept.puzzle.best.move]
                                                         : undefined}
                              : null;
-  update({opponent, puzzle, computerSide: opponent === 'human' ? null
-                                          : kept.computerSide === 'South' ? 'South' : 'North'});
-  await showGame(kept.game, kept.start || '', kept.moves);
+  // The trainer's puzzle too, as it was (asked, missed, counted); its game chosen in the panel.
+  const trainer = kept.trainer || null;
+  update({opponent, puzzle, trainer, computerSide: opponent === 'human' ? null
+                                     : kept.computerSide === 'South' ? 'South' : 'North',
+          ...(trainer ? {trainerChoice: {game: trainer.game, theme: ''}} : {})});
+  await showGame(kept.game, kept.start || '', kept.moves, undefined, view);
   return true;
 }

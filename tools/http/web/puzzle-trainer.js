@@ -5,10 +5,11 @@
 // step or the line's end (solved). "Show solution" plays the rest of the line out. Each puzzle
 // is a game of a Glicko-2 rating period against the puzzle's rating (glicko2.js): won when solved
 // with no miss, lost at the first miss, on "Show solution" or when it is left unanswered (the
-// next puzzle asked, or the page left: a puzzle met is counted once, whatever happens). The
-// rating is kept on the device a game. This module keeps the trainer's state and judges; play.js
-// plays the line's answers after a right move, and the panel (trainer-panel.js) starts puzzles
-// and plays a solution out.
+// next puzzle asked, another game started, the page left with another game on the board: a puzzle
+// met is counted once, whatever happens). A reload brings the puzzle back with the game kept,
+// asked as it was and counted as it was. The rating is kept on the device a game. This module
+// keeps the trainer's state and judges; play.js plays the line's answers after a right move, and
+// the panel (trainer-panel.js) starts puzzles and plays a solution out.
 import {sideOfLetter, trainerAsked} from './game.js';
 import {NEW_PLAYER, glicko2Update} from './glicko2.js';
 import {t} from './i18n.js';
@@ -40,12 +41,16 @@ function settle(trainer, score) {
   return Math.round(after.rating) - Math.round(before.rating);
 }
 
-// A puzzle left unanswered by a page that went away (a reload, a closed tab) counts as missed,
-// once: otherwise a reload would be a free look at the analysis.
-export function settleLeftPuzzle() {
+// A puzzle left unanswered counts as missed, once: one left for another game, and one whose page
+// went away with another game kept. `kept`: the trainer's puzzle the kept game brings back (a
+// reload), still pending and asked as it was, so not counted (its analysis stays hidden: a reload
+// is no free look at the answer).
+export function settleLeftPuzzle(kept = null) {
   const record = trainerRecord();
   if (!record.pending) return;
-  settle(record.pending, 0);
+  const back = kept && kept.status === 'asked' && !kept.counted &&
+               kept.game === record.pending.game && kept.rating === record.pending.rating;
+  if (!back) settle(record.pending, 0);
 }
 
 // The puzzle the trainer asks next of `puzzles` (entry: the game's library, trainerGames()) for
@@ -65,9 +70,37 @@ export function nextTrainerPuzzle(entry, puzzles, theme) {
   record.played[entry.game] = [...played.filter((id) => id !== p.id), p.id];
   record.pending = {game: entry.game, rating: p.rating};
   keepTrainerRecord(record);
+  return askedState(entry, p, false);
+}
+
+// The state of puzzle `p` of `entry`'s library as it is asked; `counted`: it counts for nothing.
+function askedState(entry, p, counted) {
   return {status: 'asked', game: entry.game, kind: entry.kind, id: p.id, position: p.position,
           line: p.line, goal: p.goal, themes: p.themes, rating: p.rating, missed: false,
-          counted: false, change: null, wrong: null};
+          counted, change: null, wrong: null};
+}
+
+// The puzzle `id` of `puzzles` (entry: its game's library), opened from a link: asked as the
+// trainer's own are, and counted for the rating the same way unless the player met it before
+// (then it is practice: counted already, its result changes nothing). The puzzle the board asks
+// already, when it is that one, stays as it is. {trainer, practice}, or null when the library has
+// no such puzzle.
+export function trainerPuzzleById(entry, puzzles, id) {
+  const p = puzzles.find((x) => x.id === id);
+  if (!p) return null;
+  const left = state().trainer;
+  if (trainerAsked() && left.game === entry.game && left.id === id) {
+    return {trainer: left, practice: false};
+  }
+  if (trainerAsked() && !left.counted) settle(left, 0);
+  settleLeftPuzzle();
+  const record = trainerRecord();
+  const played = record.played[entry.game] || [];
+  const met = played.includes(p.id);
+  record.played[entry.game] = [...played.filter((x) => x !== p.id), p.id];
+  if (!met) record.pending = {game: entry.game, rating: p.rating};
+  keepTrainerRecord(record);
+  return {trainer: askedState(entry, p, met), practice: met};
 }
 
 // The side the player plays in the trainer's puzzle: the side to move at its start.

@@ -147,7 +147,8 @@ function drawMarks(review) {
     button.type = 'button';
     button.className = `review-move ${j.mark}`;
     button.dataset.ply = String(j.ply);
-    button.textContent = `${j.move}${MARKS[j.mark]} ${playerName(j.side)}: ${markText(j)}`;
+    button.textContent = t('review.entry', {move: `${j.move}${MARKS[j.mark]}`,
+                                            player: playerName(j.side), text: markText(j)});
     if (shown === j.ply) button.setAttribute('aria-current', 'step');
     button.addEventListener('click', () => showPly(j.ply));
     li.appendChild(button);

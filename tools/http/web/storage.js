@@ -6,8 +6,8 @@
 const SETUP_KEY = 'mancala.setup';
 // The game being played, kept after every move: a reload, or a phone that drops the tab, finds
 // it again (GAME string, start, moves, opponent and side: the server replays the rest), with the
-// daily puzzle when the game is the puzzle's (a reload must neither drop the question nor the
-// judging of its answer).
+// daily puzzle or the trainer's puzzle when the game is one (a reload must neither drop the
+// question nor the judging of its answer).
 const GAME_KEY = 'mancala.game';
 const PUZZLE_KEY = 'mancala.puzzle';
 // The puzzle trainer's record: a Glicko-2 rating a game and the puzzles already met.
@@ -76,6 +76,21 @@ function validKeptPuzzle(puzzle, game, start) {
           (Array.isArray(puzzle.line) && puzzle.line.length <= 400 && puzzle.line.every(isLetter)));
 }
 
+// The trainer's puzzle played as the kept game (puzzle-trainer.js): asked, solved or its solution
+// shown, with whether it was missed and counted already (a reload counts nothing again).
+function validKeptTrainer(trainer, game, start) {
+  return isPlainObject(trainer) && ['asked', 'solved', 'shown'].includes(trainer.status) &&
+         trainer.game === game && trainer.position === start && isShortText(trainer.kind, 40) &&
+         isShortText(trainer.id, 40) && Array.isArray(trainer.line) && trainer.line.length > 0 &&
+         trainer.line.length <= 64 && trainer.line.every(isLetter) &&
+         ['win', 'draw'].includes(trainer.goal) && Array.isArray(trainer.themes) &&
+         trainer.themes.length <= 16 && trainer.themes.every((x) => isShortText(x, 40)) &&
+         Number.isSafeInteger(trainer.rating) && typeof trainer.missed === 'boolean' &&
+         typeof trainer.counted === 'boolean' &&
+         (trainer.change === null || Number.isSafeInteger(trainer.change)) &&
+         (trainer.wrong === null || isLetter(trainer.wrong));
+}
+
 function validKeptGame(kept) {
   return isPlainObject(kept) && isShortText(kept.game) &&
          (kept.start === undefined || kept.start === null || isShortText(kept.start)) &&
@@ -83,7 +98,9 @@ function validKeptGame(kept) {
          (kept.opponent === undefined || OPPONENTS.includes(kept.opponent)) &&
          [undefined, null, 'South', 'North'].includes(kept.computerSide) &&
          (kept.puzzle === undefined || kept.puzzle === null ||
-          validKeptPuzzle(kept.puzzle, kept.game, kept.start));
+          validKeptPuzzle(kept.puzzle, kept.game, kept.start)) &&
+         (kept.trainer === undefined || kept.trainer === null ||
+          validKeptTrainer(kept.trainer, kept.game, kept.start));
 }
 
 function validPuzzleRecord(kept) {
@@ -100,9 +117,10 @@ function validSetup(kept) {
          OPPONENTS.includes(kept.opponent) && ['me', 'computer'].includes(kept.first);
 }
 
-// {game, start, moves, opponent, computerSide, puzzle}: puzzle, when the game is the daily
-// puzzle's, is {status, date, game, kind, position, best, answer: {moves}, played, line}, each
-// move value {move, category}.
+// {game, start, moves, opponent, computerSide, puzzle, trainer}: puzzle, when the game is the
+// daily puzzle's, is {status, date, game, kind, position, best, answer: {moves}, played, line},
+// each move value {move, category}; trainer, when it is the trainer's puzzle, the trainer's state
+// (puzzle-trainer.js).
 export function keepGame(game) {
   keep(GAME_KEY, game);
 }

@@ -5,9 +5,10 @@ import {gameGoing, setupOfGame, trainerAsked} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, playSolution, showGame} from './play.js';
 import {libraryOf, trainerGames} from './puzzle-library.js';
-import {giveUp, nextTrainerPuzzle, settleLeftPuzzle, trainerRating,
+import {giveUp, nextTrainerPuzzle, settleLeftPuzzle, trainerPuzzleById, trainerRating,
         trainerText} from './puzzle-trainer.js';
 import {fillSetup} from './setup.js';
+import {keptGame} from './storage.js';
 import {state, update} from './store.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,11 +42,31 @@ export async function startTrainer(confirmed = false) {
   }
   const next = nextTrainerPuzzle(entry, puzzles, state().trainerChoice.theme);
   if (!next) return void update({trainerLoad: {status: 'none'}});
+  await putOnBoard(entry, next);
+}
+
+// The trainer's puzzle `next` of `entry`'s game on the board, as a game between two people from
+// its position; the panel set to its game.
+async function putOnBoard(entry, next, message) {
+  const {trainerChoice} = state();
   update({trainerLoad: null, setup: {...setupOfGame(entry.game), opponent: 'human', first: 'me'},
-          opponent: 'human', computerSide: null, puzzle: null, trainer: next});
+          opponent: 'human', computerSide: null, puzzle: null, trainer: next,
+          trainerChoice: trainerChoice.game === entry.game ? trainerChoice
+                                                           : {game: entry.game, theme: ''}});
   fillSetup();
-  await showGame(entry.game, next.position, []);
+  await showGame(entry.game, next.position, [], message);
   window.scrollTo(0, 0);
+}
+
+// The puzzle `id` of `entry`'s library, from a link (link.js has found it in the library, and asks
+// first when a game is going).
+export async function openTrainerPuzzle(entry, id) {
+  const found = trainerPuzzleById(entry, await libraryOf(entry), id);
+  if (!found) return;
+  const message = {text: t(found.practice ? 'link.openedTrainerPractice' : 'link.openedTrainer',
+                           {id, game: t(`game.${entry.kind}`)}),
+                   notice: true};
+  await putOnBoard(entry, found.trainer, message);
 }
 
 // "Show solution": the puzzle given up, its line played out on the board.
@@ -55,9 +76,10 @@ async function showSolution() {
   await playSolution();
 }
 
-// Wires the panel's controls once, and counts a puzzle the page left unanswered last time.
+// Wires the panel's controls once, and counts a puzzle the page left unanswered last time (not the
+// one the kept game brings back).
 export function setUpTrainer() {
-  settleLeftPuzzle();
+  settleLeftPuzzle(keptGame()?.trainer);
   $('trainer-game').addEventListener('change', (e) => {
     // A theme the other game's rules cannot give goes back to every theme.
     const entry = trainerGames().find((g) => g.game === e.target.value);

@@ -4,6 +4,7 @@
 // the daily puzzle asks, nothing is analysed (the panel says why).
 import {analysisKey, analysisOf, dropStaleAnalyses} from './analyses.js';
 import {puzzleAsked, tableCovering} from './game.js';
+import {learnAsked} from './learn.js';
 import {state, update} from './store.js';
 
 let autoOpened = false;  // the panel opened by itself this game (or must not: a puzzle)
@@ -16,8 +17,11 @@ export function allowAutoOpen(allowed) {
 
 // The analysis follows the position on the board: the game's, or an earlier one replayed from the
 // move list (as an analysis board does), so that a finished game's positions can be looked at.
+// Not while learning from a mistake asks for the better move there (learn.js): the panel would
+// give it away; the game's position is analysed then, as before replays were.
 export async function refreshAnalysis() {
-  const {game, start, moves: played, replay, analysisOpen} = state();
+  const {game, start, moves: played, analysisOpen} = state();
+  const replay = learnAsked() ? null : state().replay;
   const view = replay ? replay.view : state().view;
   const moves = replay ? played.slice(0, replay.ply) : played;
   dropStaleAnalyses(analysisKey(game, start, moves));

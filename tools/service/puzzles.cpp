@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <set>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "solver/rules/moves.h"
 #include "solver/search/search.h"
 #include "solver/tables/table_rules.h"
 #include "solver/util/random.h"
+#include "tools/service/move_text.h"
 
 namespace mancala::service {
 
@@ -69,23 +70,6 @@ uint32_t fnv1a(std::string_view text) {
 
 std::string hex8(uint32_t x) {
   return fmt::format("{:08x}", x);
-}
-
-// The line's letters joined by ',' ("C,f,A"): each move's letter is its mover's.
-std::string line_text(const Rules& rules, const Position& from, const std::vector<Move>& line) {
-  std::string out;
-  Position p = from;
-  for (Move m : line) {
-    out += (out.empty() ? "" : ",") + std::string(1, move_letter(p.side_to_move, m));
-    p = apply_move(rules, p, m);
-  }
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : ",") + w;
-  return out;
 }
 
 // The rating of a puzzle: where a player of that Glicko rating is expected to solve it half the
@@ -361,8 +345,9 @@ std::string library_checksum(const std::vector<Puzzle>& puzzles, const Rules& ru
   std::string text;
   for (const Puzzle& puzzle : puzzles)
     text += fmt::format("{} {} {} {} {} {} {}\n", puzzle.id, to_string(puzzle.position),
-                        goal_name(puzzle.goal), line_text(rules, puzzle.position, puzzle.line),
-                        joined(puzzle.themes), puzzle.rating, puzzle.search_depth);
+                        goal_name(puzzle.goal),
+                        fmt::join(line_letters(rules, puzzle.position, puzzle.line), ","),
+                        fmt::join(puzzle.themes, ","), puzzle.rating, puzzle.search_depth);
   return hex8(fnv1a(text));
 }
 
@@ -382,17 +367,11 @@ std::string library_json(const PuzzleLibrary& library) {
   out += ",\"puzzles\":[";
   for (size_t i = 0; i < library.puzzles.size(); ++i) {
     const Puzzle& puzzle = library.puzzles[i];
-    Json line = Json::array();
-    Position p = puzzle.position;
-    for (Move m : puzzle.line) {
-      line.push_back(std::string(1, move_letter(p.side_to_move, m)));
-      p = apply_move(rules, p, m);
-    }
     Json entry;
     entry["id"] = puzzle.id;
     entry["position"] = to_string(puzzle.position);
     entry["goal"] = goal_name(puzzle.goal);
-    entry["line"] = std::move(line);
+    entry["line"] = line_letters(rules, puzzle.position, puzzle.line);
     entry["themes"] = puzzle.themes;
     entry["rating"] = puzzle.rating;
     entry["depth"] = puzzle.search_depth;

@@ -1821,6 +1821,15 @@ test('the analysis panel analyses a position replayed from a finished game', asy
   await idle(page);
   await page.waitForFunction(() => document.getElementById('analysis-summary').textContent ===
                                    'The game is over: nothing to analyse.');
+  // Learning from a mistake replays the position before it, but the panel gives no answer away.
+  await page.click('#review-toggle');
+  await page.waitForSelector('#review[data-status="done"]');
+  await page.click('#learn-start');
+  await idle(page);
+  assert.equal(await page.locator('#board-frame').getAttribute('data-shown'), positions[0]);
+  assert.equal(await page.locator('#analysis-summary').textContent(),
+               'The game is over: nothing to analyse.');
+  assert.equal(await page.locator('#analysis-body li').count(), 0);
   await close(session);
 });
 
@@ -2010,6 +2019,14 @@ test('outside the tables the review says estimates and their depth, and Cancel s
   await close(session);
 });
 
+// Which of the drawn elements `selectors` finds leave the screen's width (ids, else classes or tags).
+async function outsideTheScreen(page, selectors) {
+  return page.evaluate((found) => [...document.querySelectorAll(found)].filter((e) => {
+    const b = e.getBoundingClientRect();
+    return b.width && (b.left < 0 || b.right > document.documentElement.clientWidth);
+  }).map((e) => e.id || e.className || e.tagName), selectors);
+}
+
 test('the review and its questions fit a phone and a desktop, in English and Hebrew', async () => {
   for (const locale of ['en-US', 'he-IL']) {
     const language = locale.slice(0, 2);
@@ -2024,14 +2041,7 @@ test('the review and its questions fit a phone and a desktop, in English and Heb
       // The panel was brought into view, and nothing of it leaves the screen's width.
       const box = await page.locator('#review').boundingBox();
       assert.ok(box.y < viewport.height, `the review panel starts at y = ${box.y}`);
-      const overflow = await page.evaluate(() => {
-        const parts = [...document.querySelectorAll('#review button, #review svg, #review p')];
-        return parts.filter((e) => {
-          const b = e.getBoundingClientRect();
-          return b.width && (b.left < 0 || b.right > document.documentElement.clientWidth);
-        }).map((e) => e.id || e.className || e.tagName);
-      });
-      assert.deepEqual(overflow, []);
+      assert.deepEqual(await outsideTheScreen(page, '#review button, #review svg, #review p'), []);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
       await page.screenshot({path: `${SHOTS}/review-${language}-${name}.png`});
@@ -2048,17 +2058,6 @@ test('the review and its questions fit a phone and a desktop, in English and Heb
   }
 });
 
-// What of `selector`'s buttons, graphics and texts leaves the screen's width (ids or classes).
-async function outsideTheScreen(page, selector) {
-  return page.evaluate((sel) => {
-    const parts = [...document.querySelectorAll(`${sel} button, ${sel} svg, ${sel} p, ${sel} select`)];
-    return parts.filter((e) => {
-      const b = e.getBoundingClientRect();
-      return b.width && (b.left < 0 || b.right > document.documentElement.clientWidth);
-    }).map((e) => e.id || e.className || e.tagName);
-  }, selector);
-}
-
 // The game review and the puzzle trainer at a phone's two sizes, upright and turned, in every
 // language (English and Hebrew are also seen at 360x640 and on a desktop above): nothing wider
 // than the screen; screenshots review-LANG-SIZE and trainer-LANG-SIZE.
@@ -2073,7 +2072,9 @@ test('the review and the trainer fit a phone upright and turned, in every langua
       await playedEndgame(page);
       await page.click('#review-toggle');
       await page.waitForSelector('#review[data-status="done"]');
-      assert.deepEqual(await outsideTheScreen(page, '#review'), [], `${language} ${name}`);
+      assert.deepEqual(
+        await outsideTheScreen(page, '#review button, #review svg, #review p, #review select'), [],
+        `${language} ${name}`);
       // Each language writes the entry its way (French: a space before the colon).
       if (language === 'fr') {
         assert.match(await page.locator('#review-marks li[data-ply="1"]').textContent(),
@@ -2087,7 +2088,9 @@ test('the review and the trainer fit a phone upright and turned, in every langua
       await page.waitForSelector('#trainer[data-status="asked"]');
       await idle(page);
       assert.notEqual(await page.locator('#hint-text').textContent(), '');
-      assert.deepEqual(await outsideTheScreen(page, '#trainer'), [], `${language} ${name}`);
+      assert.deepEqual(
+        await outsideTheScreen(page, '#trainer button, #trainer svg, #trainer p, #trainer select'),
+        [], `${language} ${name}`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
       await page.screenshot({path: `${SHOTS}/trainer-${language}-${name}.png`});

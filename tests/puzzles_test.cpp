@@ -265,6 +265,21 @@ TEST(Puzzles, ADamagedOrMismatchedLibraryFileIsRefused) {
   const size_t line = bad_move.find("\"line\":[\"") + 9;
   bad_move[line] = 'Z';
   EXPECT_FALSE(parse_library(bad_move));
+
+  // A number where a whole one belongs: a fraction, or a float beyond an int (converting it was
+  // undefined behaviour, found by the fuzzer), is refused by name.
+  for (const char* number : {"6.70773e+44", "1500.5", "-1e300"}) {
+    std::string fraction = text;
+    const size_t rating = fraction.find("\"rating\":") + 9;
+    fraction.replace(rating, fraction.find(',', rating) - rating, number);
+    const Expected<PuzzleLibrary> refused = parse_library(fraction, &kalah);
+    ASSERT_FALSE(refused) << number;
+    EXPECT_NE(refused.error().find("its rating is not a whole number"), std::string::npos)
+        << refused.error();
+  }
+  std::string seed = text;
+  seed.replace(seed.find("\"seed\":2"), 8, "\"seed\":2.5");
+  EXPECT_FALSE(parse_library(seed));
 }
 
 // The libraries the web board ships (tools/http/web/puzzles/) verify against tables built here.

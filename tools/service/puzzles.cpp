@@ -1,6 +1,8 @@
 #include "tools/service/puzzles.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -381,6 +383,29 @@ std::string library_json(const PuzzleLibrary& library) {
   return out;
 }
 
+namespace {
+
+// A field of a library that is not what it must be (caught with nlohmann's own errors below).
+struct BadField {
+  std::string message;
+};
+
+// The whole number `name` of `object`, from `low` to `high`. A fraction, or a number out of the
+// range, is refused here rather than converted: a JSON float beyond an int's range converts with
+// undefined behaviour (found by fuzz_puzzle_library).
+int whole_field(const nlohmann::json& object, const char* name, int low, int high) {
+  const nlohmann::json& value = object.at(name);
+  const bool whole =
+      value.is_number_integer() &&
+      (!value.is_number_unsigned() || value.get<uint64_t>() <= static_cast<uint64_t>(high)) &&
+      value.get<int64_t>() >= low && value.get<int64_t>() <= high;
+  if (!whole)
+    throw BadField{fmt::format("its {} is not a whole number from {} to {}", name, low, high)};
+  return static_cast<int>(value.get<int64_t>());
+}
+
+}  // namespace
+
 Expected<PuzzleLibrary> parse_library(std::string_view text, const Rules* expected_rules) {
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
@@ -388,7 +413,8 @@ Expected<PuzzleLibrary> parse_library(std::string_view text, const Rules* expect
   try {
     if (!doc.contains("format") || doc.at("format") != kPuzzleFormat)
       return Error{fmt::format("not a puzzle library: the format is not \"{}\"", kPuzzleFormat)};
-    if (doc.at("version").get<int>() != kPuzzleFormatVersion)
+    if (!doc.at("version").is_number_integer() ||
+        doc.at("version").get<int64_t>() != kPuzzleFormatVersion)
       return Error{fmt::format("a puzzle library of version {}; this reads version {}",
                                doc.at("version").dump(), kPuzzleFormatVersion)};
     PuzzleLibrary library;
@@ -398,13 +424,16 @@ Expected<PuzzleLibrary> parse_library(std::string_view text, const Rules* expect
     if (expected_rules && expected_rules->name() != rules->name())
       return Error{
           fmt::format("a library of {}, not of {}", rules->name(), expected_rules->name())};
+    if (!doc.at("seed").is_number_unsigned())
+      return Error{"not a puzzle library: its seed is not a whole number of 0 or more"};
     library.seed = doc.at("seed").get<uint64_t>();
-    library.max_seeds = doc.at("max_seeds").get<int>();
-    library.max_player_moves = doc.at("max_player_moves").get<int>();
+    library.max_seeds = whole_field(doc, "max_seeds", 0, std::numeric_limits<int>::max());
+    library.max_player_moves = whole_field(doc, "max_player_moves", std::numeric_limits<int>::min(),
+                                           std::numeric_limits<int>::max());
     if (library.max_player_moves < 1) return Error{"the library's longest line is below one move"};
     const nlohmann::json& puzzles = doc.at("puzzles");
     if (!puzzles.is_array()) return Error{"the library's puzzles are not a list"};
-    if (doc.at("count").get<size_t>() != puzzles.size())
+    if (!doc.at("count").is_number_unsigned() || doc.at("count").get<uint64_t>() != puzzles.size())
       return Error{fmt::format("the library says {} puzzles and holds {}", doc.at("count").dump(),
                                puzzles.size())};
     std::set<std::string> ids;
@@ -442,8 +471,10 @@ Expected<PuzzleLibrary> parse_library(std::string_view text, const Rules* expect
           return fail("an unknown theme, " + name);
         puzzle.themes.push_back(name);
       }
-      puzzle.rating = entry.at("rating").get<int>();
-      puzzle.search_depth = entry.at("depth").get<int>();
+      puzzle.rating = whole_field(entry, "rating", std::numeric_limits<int>::min(),
+                                  std::numeric_limits<int>::max());
+      puzzle.search_depth = whole_field(entry, "depth", std::numeric_limits<int>::min(),
+                                        std::numeric_limits<int>::max());
       library.puzzles.push_back(std::move(puzzle));
     }
     const std::string checksum = library_checksum(library.puzzles, library.rules);
@@ -454,6 +485,8 @@ Expected<PuzzleLibrary> parse_library(std::string_view text, const Rules* expect
   } catch (const nlohmann::json::exception& e) {
     // A field missing or of the wrong type: nlohmann's words name it.
     return Error{std::string("not a puzzle library: ") + e.what()};
+  } catch (const BadField& bad) {
+    return Error{"not a puzzle library: " + bad.message};
   }
 }
 

@@ -21,7 +21,7 @@ import {gameGoing, setupOfGame} from './game.js';
 import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
 import {puzzleGames} from './puzzle.js';
-import {libraryOf, trainerGames} from './puzzle-library.js';
+import {PUZZLE_ID_SHAPE, libraryOf, trainerGames} from './puzzle-library.js';
 import {startPuzzle} from './puzzle-panel.js';
 import {fillSetup} from './setup.js';
 import {state, update} from './store.js';
@@ -39,7 +39,6 @@ const GAME_SHAPE = /^[a-z]{1,20}(:[a-z0-9-]{1,30}){0,3}$/;
 const POSITION_SHAPE = /^\d{1,4}(-\d{1,4}){2,26}-[SN]$/;
 const MOVES_SHAPE = /^[A-Za-z]{0,3000}$/;
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TRAINER_ID_SHAPE = /^[0-9a-f]{8}$/;  // tools/service/puzzles.h
 
 // The link to what the board shows: a position being set up once the server has found it legal,
 // the daily puzzle or the trainer's puzzle while it is the game, else the game (or, without moves
@@ -114,7 +113,7 @@ export function readLink(hash) {
     if (fields.size !== 2) return badLink('mixed');
     const id = fields.get('trainer');
     const entry = trainerGames().find((g) => g.game === game);
-    if (!TRAINER_ID_SHAPE.test(id) || !entry) return badLink('trainer');
+    if (!PUZZLE_ID_SHAPE.test(id) || !entry) return badLink('trainer');
     return {trainer: {id, entry}};
   }
   if (fields.has('position') && (fields.has('start') || fields.has('moves'))) {

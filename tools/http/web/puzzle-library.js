@@ -25,6 +25,9 @@ export function trainerGames() {
   return LIBRARIES;
 }
 
+// A puzzle's id: 8 hex digits (tools/service/puzzles.h).
+export const PUZZLE_ID_SHAPE = /^[0-9a-f]{8}$/;
+
 const loaded = new Map();  // game -> Promise of its library
 
 // FNV-1a, 32 bits, as 8 hex digits, over text of ASCII characters.
@@ -37,7 +40,7 @@ const isLetter = (m) => typeof m === 'string' && /^[A-Za-z]$/.test(m);
 function checkPuzzle(p, houses) {
   const fields = typeof p.position === 'string' ? p.position.split('-') : [];
   return p !== null && typeof p === 'object' && typeof p.id === 'string' &&
-         /^[0-9a-f]{8}$/.test(p.id) && fields.length === 2 * houses + 3 &&
+         PUZZLE_ID_SHAPE.test(p.id) && fields.length === 2 * houses + 3 &&
          fields.slice(0, -1).every((f) => /^\d{1,3}$/.test(f)) &&
          ['S', 'N'].includes(fields.at(-1)) && ['win', 'draw'].includes(p.goal) &&
          Array.isArray(p.line) && p.line.length >= 1 && p.line.length <= 64 &&

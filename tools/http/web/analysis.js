@@ -3,6 +3,7 @@
 // when the game enters the endgame tables: from then on every move's exact value is known. While
 // the daily puzzle asks, nothing is analysed (the panel says why).
 import {analysisKey, analysisOf, dropStaleAnalyses} from './analyses.js';
+import {bringIntoView} from './focus.js';
 import {puzzleAsked, tableCovering} from './game.js';
 import {learnAsked} from './learn.js';
 import {state, update} from './store.js';
@@ -49,16 +50,9 @@ export async function refreshAnalysis() {
   }
 }
 
-// Opened by the player: brought into view when it lies below the screen (on a phone the board
-// fills the screen, and the panel opened out of sight: nothing seemed to happen).
+// Opened by the player: brought into view when it lies out of sight (focus.js).
 export function toggleAnalysis() {
   update({analysisOpen: !state().analysisOpen});
   refreshAnalysis();
-  const panel = document.getElementById('analysis');
-  if (!state().analysisOpen) return;
-  const top = panel.getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight - 96) {
-    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    panel.scrollIntoView({block: 'start', behavior: reduced ? 'auto' : 'smooth'});
-  }
+  if (state().analysisOpen) bringIntoView(document.getElementById('analysis'));
 }

@@ -6,6 +6,17 @@
 // back, » at the game itself), the focus goes to the nearest control of its group that is on.
 import {state} from './store.js';
 
+// A panel just opened is brought into view when it lies out of sight (on a phone the board fills
+// the screen, and a panel opened below it seemed to do nothing), smoothly unless the player asks
+// for reduced motion.
+export function bringIntoView(panel) {
+  const top = panel.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 96) {
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.scrollIntoView({block: 'start', behavior: reduced ? 'auto' : 'smooth'});
+  }
+}
+
 let held = null;  // finds the control that had the focus (a new element when it was drawn again)
 let settling = false;  // a decision is due after the drawing under way
 

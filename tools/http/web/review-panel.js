@@ -4,7 +4,7 @@
 // the mistakes: the question, Show, the previous and next mistake, the summary at the end. The
 // review itself is review.js; learning, learn.js.
 import {playerName} from './game.js';
-import {giveFocusBack, holdFocus} from './focus.js';
+import {bringIntoView, giveFocusBack, holdFocus} from './focus.js';
 import {showPly} from './history.js';
 import {t} from './i18n.js';
 import {goToMistake, learnAsked, learnText, mistakesToLearn, showBetter, startLearning,
@@ -49,12 +49,7 @@ function show(ply) {
 function toggleReview() {
   if (state().review) return closeReview();
   startReview();
-  const panel = $('review');
-  const top = panel.getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight - 96) {
-    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    panel.scrollIntoView({block: 'start', behavior: reduced ? 'auto' : 'smooth'});
-  }
+  bringIntoView($('review'));
 }
 
 function shownPly() {

@@ -1,20 +1,11 @@
 #include "db/table_answer.h"
 
-#include <algorithm>
-
 #include "db/file_io.h"
 #include "solver/rules/moves.h"
 #include "solver/tables/exact_values.h"
 #include "solver/tables/table_rules.h"
 
 namespace mancala::db {
-
-std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
-  std::stable_sort(
-      moves.begin(), moves.end(),
-      [](const TableMoveValue& a, const TableMoveValue& b) { return a.value > b.value; });
-  return moves;
-}
 
 TableAnswer value_every_move(const Rules& rules, const db::TableValues& tables, const Position& p) {
   TableAnswer answer;

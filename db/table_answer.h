@@ -2,6 +2,7 @@
 // prints, for the web API's /tables and /analyse answers.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,12 @@ struct TableAnswer {
 };
 
 // The moves best first, ties in house order.
-std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves);
+inline std::vector<TableMoveValue> best_first(std::vector<TableMoveValue> moves) {
+  std::stable_sort(
+      moves.begin(), moves.end(),
+      [](const TableMoveValue& a, const TableMoveValue& b) { return a.value > b.value; });
+  return moves;
+}
 
 // Values `p` and each of its moves with the root probe (solver/tables/exact_values.h), as `db
 // query` does: the values the tables store, except that a game over by its own rules (the Oware

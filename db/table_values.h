@@ -42,7 +42,7 @@ class TableValues : public ExactValues {
   int max_seeds() const override { return tables_->max_seeds(); }
   const TableSet& tables() const { return *tables_; }
   const std::shared_ptr<const TableSet>& shared_tables() const { return tables_; }
-  uint64_t failures() const { return failures_.load(); }
+  uint64_t failures() const override { return failures_.load(); }
   // The first failure's message (read it once the probing threads are done).
   const std::string& first_failure() const { return first_failure_; }
 
@@ -130,7 +130,7 @@ class DecodedTableValues : public ExactValues {
   uint64_t plain_bytes() const { return plain_bytes_; }
   // Blocks decompressed so far (each on its first probe).
   uint64_t blocks_decoded() const { return blocks_decoded_.load(); }
-  uint64_t failures() const { return fallback_.failures(); }
+  uint64_t failures() const override { return fallback_.failures(); }
   const std::string& first_failure() const { return fallback_.first_failure(); }
 
  private:

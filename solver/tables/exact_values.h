@@ -29,6 +29,9 @@ class ExactValues {
   virtual std::optional<int> value(const Position& position) const = 0;
   // No position with more seeds on the board is covered (-1: none is), so a search need not ask.
   virtual int max_seeds() const = 0;
+  // The probes that failed so far (a layer missing or corrupt: value() gave nullopt for a covered
+  // position), over every caller; 0 for a source that cannot fail.
+  virtual uint64_t failures() const { return 0; }
 };
 
 // What a probe of the tables gave: the root probe here, db/'s probes of one position and of every

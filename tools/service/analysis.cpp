@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "db/table_answer.h"
 #include "solver/rules/moves.h"
 #include "solver/search/search.h"
 #include "solver/search/solve.h"
@@ -25,15 +24,29 @@ constexpr double kSolverShare = 0.25;
 constexpr size_t kSearchMegabytes = 32;
 constexpr size_t kSolverMegabytes = 32;
 
+// Every move of `p` valued from the tables on the scale the answers rank moves by (the tables'
+// count, exact_values.h); not covered when the game has no tables.
+RootProbe probe_every_move(const Rules& rules, const ExactValues& tables, const Position& p) {
+  if (!table_rules_for(rules)) return RootProbe{};
+  return probe_tables_count(rules, tables, p);
+}
+
+// The first best move of a probe, in house order.
+Move first_best(const RootProbe& probe) {
+  int i = 0;
+  while (!probe.is_best(i)) ++i;
+  return probe.moves[static_cast<size_t>(i)];
+}
+
 // A line of best moves from the tables, `first` first.
-std::vector<Move> table_line(const Rules& rules, const db::TableValues& tables, const Position& p,
+std::vector<Move> table_line(const Rules& rules, const ExactValues& tables, const Position& p,
                              Move first) {
   std::vector<Move> line{first};
   Position q = apply_move(rules, p, first);
   while (static_cast<int>(line.size()) < kTableLinePlies) {
-    const db::TableAnswer next = db::value_every_move(rules, tables, q);
-    if (!next.ok() || next.moves.empty()) break;
-    const Move best = db::best_first(next.moves).front().move;
+    const RootProbe next = probe_every_move(rules, tables, q);
+    if (!next.ok() || next.count == 0) break;
+    const Move best = first_best(next);
     line.push_back(best);
     q = apply_move(rules, q, best);
   }
@@ -79,22 +92,23 @@ std::vector<Move> Analysis::best_moves() const {
 }
 
 Analysis analyse(const Rules& rules, const Position& p, const AnalysisLimits& limits,
-                 const db::TableValues* tables) {
+                 const ExactValues* tables) {
   Analysis out;
-  if (tables) out.tables_max_seeds = tables->tables().max_seeds();
+  if (tables) out.tables_max_seeds = tables->max_seeds();
   // Oware's tables play on past a majority: their count is not the game's own margin.
   const Expected<Rules> table_rules = table_rules_for(rules);
   const bool counted_by_tables =
       table_margin(rules) == Margin::TablesCount && table_rules && out.tables_max_seeds >= 0;
   if (counted_by_tables) out.margin = Margin::TablesCount;
-  const db::TableAnswer answer =
-      tables ? db::value_every_move(rules, *tables, p) : db::TableAnswer{};
+  const RootProbe answer = tables ? probe_every_move(rules, *tables, p) : RootProbe{};
   if (answer.status == ProbeStatus::Failed) ++out.failed_probes;
   if (answer.ok()) {
     out.from_tables = true;
-    for (const db::TableMoveValue& m : answer.moves)
-      out.moves.push_back({m.move, p.mover_lead() + m.value, Provenance::Tables, 0,
-                           table_line(rules, *tables, p, m.move)});
+    for (int i = 0; i < answer.count; ++i) {
+      const Move m = answer.moves[static_cast<size_t>(i)];
+      out.moves.push_back({m, p.mover_lead() + answer.move_values[static_cast<size_t>(i)],
+                           Provenance::Tables, 0, table_line(rules, *tables, p, m)});
+    }
   } else {
     const MoveList legal = generate_moves(rules, p);
     const double budget = limits.depth > 0 ? limits.max_seconds : limits.seconds;

@@ -21,9 +21,9 @@
 #include <functional>
 #include <vector>
 
-#include "db/table_values.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+#include "solver/tables/exact_values.h"
 
 namespace mancala::service {
 
@@ -97,8 +97,9 @@ struct AnalysisLimits {
   std::function<bool()> abandoned;
 };
 
-// The position must not be over. `tables` may be null.
+// The position must not be over. `tables` may be null: the files of a database directory
+// (db::TableValues), tables built in memory, any source of exact values.
 Analysis analyse(const Rules& rules, const Position& position, const AnalysisLimits& limits,
-                 const db::TableValues* tables);
+                 const ExactValues* tables);
 
 }  // namespace mancala::service

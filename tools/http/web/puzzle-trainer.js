@@ -53,21 +53,32 @@ export function settleLeftPuzzle(kept = null) {
   if (!back) settle(record.pending, 0);
 }
 
+// Before another puzzle is asked: the one asked now (unless it counts for nothing) and one left
+// pending for another game (New game, the daily puzzle) are counted as missed.
+function settleBeforeAnother() {
+  const left = state().trainer;
+  if (trainerAsked() && !left.counted) settle(left, 0);
+  settleLeftPuzzle();
+}
+
+// Notes puzzle `id` of `game` in `record` as met, the latest last; whether it was met before.
+function noteMet(record, game, id) {
+  const played = record.played[game] || [];
+  record.played[game] = [...played.filter((x) => x !== id), id];
+  return played.includes(id);
+}
+
 // The puzzle the trainer asks next of `puzzles` (entry: the game's library, trainerGames()) for
 // `theme`, near the player's rating; its state for the store (status 'asked'), or null when the
 // theme has none. A puzzle left unanswered (still asked, or left for another game) is counted as
 // missed; the new one is noted as met, and as pending until it is counted.
 export function nextTrainerPuzzle(entry, puzzles, theme) {
-  const left = state().trainer;
-  if (trainerAsked() && !left.counted) settle(left, 0);
-  // One left for another game (New game, the daily puzzle) is still pending: missed too.
-  settleLeftPuzzle();
+  settleBeforeAnother();
   const record = trainerRecord();
   const rating = (record.ratings[entry.game] || NEW_PLAYER).rating;
-  const played = record.played[entry.game] || [];
-  const p = nextPuzzle(puzzles, rating, theme, played);
+  const p = nextPuzzle(puzzles, rating, theme, record.played[entry.game] || []);
   if (!p) return null;
-  record.played[entry.game] = [...played.filter((id) => id !== p.id), p.id];
+  noteMet(record, entry.game, p.id);
   record.pending = {game: entry.game, rating: p.rating};
   keepTrainerRecord(record);
   return askedState(entry, p, false);
@@ -92,12 +103,9 @@ export function trainerPuzzleById(entry, puzzles, id) {
   if (trainerAsked() && left.game === entry.game && left.id === id) {
     return {trainer: left, practice: false};
   }
-  if (trainerAsked() && !left.counted) settle(left, 0);
-  settleLeftPuzzle();
+  settleBeforeAnother();
   const record = trainerRecord();
-  const played = record.played[entry.game] || [];
-  const met = played.includes(p.id);
-  record.played[entry.game] = [...played.filter((x) => x !== p.id), p.id];
+  const met = noteMet(record, entry.game, p.id);
   if (!met) record.pending = {game: entry.game, rating: p.rating};
   keepTrainerRecord(record);
   return {trainer: askedState(entry, p, met), practice: met};

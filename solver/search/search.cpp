@@ -206,9 +206,7 @@ std::optional<Move> Search::best_exact_move(const Position& p) const {
   if (!endgame_) return std::nullopt;
   const RootProbe probe = probe_root(rules_, *endgame_, p);
   if (!probe.ok()) return std::nullopt;
-  for (int i = 0; i < probe.count; ++i)
-    if (probe.is_best(i)) return probe.moves[static_cast<size_t>(i)];
-  return std::nullopt;  // an ended game: no move
+  return probe.first_best_move();  // none for an ended game
 }
 
 std::vector<Move> Search::principal_variation(const Position& root, int max_length) const {

@@ -57,6 +57,12 @@ struct RootProbe {
 
   bool ok() const { return status == ProbeStatus::Ok; }
   bool is_best(int i) const { return move_values[static_cast<size_t>(i)] == value; }
+  // The first best move in house order; nullopt when there is no move (an ended game).
+  std::optional<Move> first_best_move() const {
+    for (int i = 0; i < count; ++i)
+      if (is_best(i)) return moves[static_cast<size_t>(i)];
+    return std::nullopt;
+  }
 };
 
 // Values every legal move of `position` under `rules`. Whether the position, or the position

@@ -31,13 +31,6 @@ RootProbe probe_every_move(const Rules& rules, const ExactValues& tables, const 
   return probe_tables_count(rules, tables, p);
 }
 
-// The first best move of a probe, in house order.
-Move first_best(const RootProbe& probe) {
-  int i = 0;
-  while (!probe.is_best(i)) ++i;
-  return probe.moves[static_cast<size_t>(i)];
-}
-
 // A line of best moves from the tables, `first` first.
 std::vector<Move> table_line(const Rules& rules, const ExactValues& tables, const Position& p,
                              Move first) {
@@ -45,10 +38,10 @@ std::vector<Move> table_line(const Rules& rules, const ExactValues& tables, cons
   Position q = apply_move(rules, p, first);
   while (static_cast<int>(line.size()) < kTableLinePlies) {
     const RootProbe next = probe_every_move(rules, tables, q);
-    if (!next.ok() || next.count == 0) break;
-    const Move best = first_best(next);
-    line.push_back(best);
-    q = apply_move(rules, q, best);
+    const std::optional<Move> best = next.ok() ? next.first_best_move() : std::nullopt;
+    if (!best) break;
+    line.push_back(*best);
+    q = apply_move(rules, q, *best);
   }
   return line;
 }

@@ -184,16 +184,12 @@ Expected<Puzzle> make_puzzle(const Rules& rules, const ExactValues& tables, cons
     } else {
       const RootProbe probe = probe_root(*table_rules, tables, p);
       if (probe.status == ProbeStatus::Failed) return Error{probe_problem(probe.status, p)};
-      if (!probe.ok()) break;
-      Move answer = probe.moves[0];
-      for (int i = 0; i < probe.count; ++i)
-        if (probe.is_best(i)) {
-          answer = probe.moves[static_cast<size_t>(i)];
-          break;
-        }
+      // Outside the tables the line ends; inside, the game not being over, there is a best move.
+      const std::optional<Move> answer = probe.ok() ? probe.first_best_move() : std::nullopt;
+      if (!answer) break;
       movers.push_back(p.side_to_move);
-      puzzle.line.push_back(answer);
-      p = apply_move(rules, p, answer);
+      puzzle.line.push_back(*answer);
+      p = apply_move(rules, p, *answer);
     }
   }
   // The computer's answers after the player's last move stay only when they end the game.

@@ -43,20 +43,28 @@ class TableValues : public ExactValues {
   const TableSet& tables() const { return *tables_; }
   const std::shared_ptr<const TableSet>& shared_tables() const { return tables_; }
   uint64_t failures() const override { return failures_.load(); }
-  // The first failure's message (read it once the probing threads are done).
-  const std::string& first_failure() const { return first_failure_; }
+  // The first failure's message: set with the count under one lock, so that a caller whose own
+  // probe failed reads a message, whichever thread failed first.
+  std::string first_failure() const override {
+    std::lock_guard lock(failure_mutex_);
+    return first_failure_;
+  }
 
  private:
   void record_failure(const std::string& message) const {
-    if (failures_.fetch_add(1) != 0) return;
-    first_failure_ = message;
+    {
+      std::lock_guard lock(failure_mutex_);
+      if (failures_.fetch_add(1) != 0) return;
+      first_failure_ = message;
+    }
     if (on_first_failure_) on_first_failure_(message);
   }
 
   std::shared_ptr<const TableSet> tables_;
   ProbeFailureHandler on_first_failure_;
   mutable std::atomic<uint64_t> failures_{0};
-  mutable std::string first_failure_;
+  mutable std::mutex failure_mutex_;
+  mutable std::string first_failure_;  // guarded by failure_mutex_
 };
 
 // The tables decoded into memory block by block as probes first touch them, for the solver: a
@@ -131,7 +139,7 @@ class DecodedTableValues : public ExactValues {
   // Blocks decompressed so far (each on its first probe).
   uint64_t blocks_decoded() const { return blocks_decoded_.load(); }
   uint64_t failures() const override { return fallback_.failures(); }
-  const std::string& first_failure() const { return fallback_.first_failure(); }
+  std::string first_failure() const override { return fallback_.first_failure(); }
 
  private:
   enum class Plan : uint8_t { Files, Plain, Decoded };

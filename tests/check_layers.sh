@@ -16,15 +16,19 @@
 #                    the match runner
 #   tools/command_line/  solver/, db/, tools/service/ (and itself): what doors with a command
 #                    line share
+#   tools/api/       solver/ and tools/service/ (and itself), never db/: the JSON API, which the
+#                    browser's engine compiles without the database files' code
 #   tools/cli/, tools/http/, tools/engine/  the doors: solver/, db/, tools/service/,
 #                    tools/command_line/ and their own folder; never another door; the terminal's
-#                    door, tools/cli/, also tools/match/
+#                    door, tools/cli/, also tools/match/; the server, tools/http/, also tools/api/
+#   tools/wasm/      the browser's engine, a door: solver/, tools/service/, tools/api/ and its own
+#                    folder, never db/
 #   tools/python/    a door: solver/, db/, tools/service/ and its own folder
 #   tools/mancala_command.*, tools/main.cpp  the command that gathers the doors: anything
 #   tests/           anything
 #
 # Every project include must also name a file that exists. And the layers below the doors
-# (solver/, db/, tools/service/, tools/match/) never ask how many cores there are: a door resolves
+# (solver/, db/, tools/service/, tools/match/, tools/api/) never ask how many cores there are: a door resolves
 # "all cores" once (solver/util/thread_count.h) and the layers take the count they are given.
 # Prints each violation and exits 1 if there is any. Usage: tests/check_layers.sh [ROOT]   (default: the checkout this script is in)
 #        tests/check_layers.sh --self-test             (shows that a violation is caught)
@@ -50,8 +54,10 @@ check_tree() {
         tools/match) allowed="solver/ db/ tools/service/ tools/match/" ;;
         tools/command_line) allowed="solver/ db/ tools/service/ tools/command_line/" ;;
         tools/cli) allowed="solver/ db/ tools/service/ tools/command_line/ tools/match/ tools/cli/" ;;
-        tools/http | tools/engine)
-          allowed="solver/ db/ tools/service/ tools/command_line/ $layer/" ;;
+        tools/api) allowed="solver/ tools/service/ tools/api/" ;;
+        tools/http) allowed="solver/ db/ tools/service/ tools/command_line/ tools/api/ tools/http/" ;;
+        tools/engine) allowed="solver/ db/ tools/service/ tools/command_line/ tools/engine/" ;;
+        tools/wasm) allowed="solver/ tools/service/ tools/api/ tools/wasm/" ;;
         tools/python) allowed="solver/ db/ tools/service/ tools/python/" ;;
         tools/*) allowed="" ;;  # a folder of tools/ that has no rule yet: it must get one
         *) allowed="solver/ db/ tools/ tests/" ;;
@@ -75,7 +81,7 @@ check_tree() {
     [[ "$line" == solver/util/thread_count.h:* ]] && continue
     echo "${line%%:*}: asks for the cores below the doors: ${line#*:}"
     violations=$((violations + 1))
-  done < <(cd "$root" && find solver db tools/service tools/match -type f \( -name '*.h' -o -name '*.cpp' \) \
+  done < <(cd "$root" && find solver db tools/service tools/match tools/api -type f \( -name '*.h' -o -name '*.cpp' \) \
     2>/dev/null | sort | xargs -r grep -HE '\b(all_cores|threads_or_all_cores|omp_get_num_procs|omp_get_max_threads)[[:space:]]*\(' || true)
   if ((violations)); then
     echo "$violations violation(s) of a layer rule"
@@ -89,7 +95,8 @@ if [[ "${1:-}" == --self-test ]]; then
   trap 'rm -rf "$scratch"' EXIT
   mkdir -p "$scratch/solver/util" "$scratch/solver/rules" "$scratch/solver/search" \
     "$scratch/solver/tables" "$scratch/db" "$scratch/tools/service" "$scratch/tools/command_line" "$scratch/tools/cli" \
-    "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python" "$scratch/tools/match"
+    "$scratch/tools/http" "$scratch/tools/engine" "$scratch/tools/python" "$scratch/tools/match" \
+    "$scratch/tools/api" "$scratch/tools/wasm"
   touch "$scratch/tools/match/r.h" "$scratch/tools/service/s.h" "$scratch/tools/command_line/c.h" "$scratch/tools/cli/k.h" \
     "$scratch/tools/http/h.h" "$scratch/tools/engine/e.h" "$scratch/tools/python/p.h"
   # A door on the layers below it, and the command that gathers the doors.
@@ -130,6 +137,9 @@ if [[ "${1:-}" == --self-test ]]; then
     'tools/match/u.cpp:#include "tools/command_line/c.h"' \
     'tools/service/v.cpp:#include "tools/match/r.h"' \
     'tools/http/w.cpp:#include "tools/match/r.h"' \
+    'tools/api/z.cpp:#include "db/ok.cpp"' \
+    'tools/wasm/z.cpp:#include "db/ok.cpp"' \
+    'tools/wasm/z2.cpp:#include "tools/command_line/c.h"' \
     'solver/search/x.cpp:#include "tools/match/r.h"' \
     'db/y.cpp:const int threads = all_cores();' \
     'solver/tables/z.cpp:#pragma omp parallel num_threads(threads_or_all_cores(n))' \

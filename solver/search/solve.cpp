@@ -16,6 +16,7 @@
 
 #include "solver/search/position_hash.h"
 #include "solver/search/score.h"
+#include "solver/util/atomic_ref.h"
 #include "solver/util/stopwatch.h"
 
 namespace mancala {
@@ -70,10 +71,10 @@ constexpr int kNoMove = 15;
 static_assert(kMaxHouses <= static_cast<int>(kMoveMask) + 1, "a move fits in four bits");
 
 uint64_t load(const uint64_t& word) {
-  return std::atomic_ref<const uint64_t>(word).load(std::memory_order_relaxed);
+  return AtomicRef<const uint64_t>(word).load(std::memory_order_relaxed);
 }
 void put(uint64_t& word, uint64_t value) {
-  std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed);
+  AtomicRef<uint64_t>(word).store(value, std::memory_order_relaxed);
 }
 uint64_t bound_field(int bound) {
   return static_cast<uint64_t>(bound) & kBoundMask;

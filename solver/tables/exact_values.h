@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "solver/rules/moves.h"
 #include "solver/rules/position.h"
@@ -32,6 +33,8 @@ class ExactValues {
   // The probes that failed so far (a layer missing or corrupt: value() gave nullopt for a covered
   // position), over every caller; 0 for a source that cannot fail.
   virtual uint64_t failures() const { return 0; }
+  // Why the first probe that failed did (empty when none has, or the source cannot fail).
+  virtual std::string first_failure() const { return {}; }
 };
 
 // What a probe of the tables gave: the root probe here, db/'s probes of one position and of every

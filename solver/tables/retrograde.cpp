@@ -1,6 +1,5 @@
 #include "solver/tables/retrograde.h"
 
-#include <omp.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -185,7 +184,7 @@ void RetrogradeBuilder::build_by_levels(int seeds, const LayerProgressFn& progre
           best, retrograde::exit_move_value(e.moves[i], layers[e.moves[i].layer][e.moves[i].rank]));
     exits[r] = static_cast<int8_t>(best);
     inner_left[r] = static_cast<uint8_t>(e.inner);
-    LevelStarts::count_new(thread_starts[static_cast<size_t>(omp_get_thread_num())], best, e.inner);
+    LevelStarts::count_new(thread_starts[static_cast<size_t>(thread_in_team())], best, e.inner);
   });
   for (const LevelStarts::Delta& d : thread_starts) starts.add(d);
 

@@ -16,6 +16,7 @@
 #include "solver/rules/rules.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
+#include "solver/util/atomic_ref.h"
 
 namespace mancala::retrograde {
 
@@ -166,10 +167,10 @@ inline bool settled(ParentChange change) {
 // level, and may be ignored). Safe to call from several threads on the same q.
 inline ParentChange settle_parent(int8_t& value, uint8_t& inner_left, int8_t exits, bool child_won,
                                   int t) {
-  std::atomic_ref<int8_t> parent_value(value);
+  AtomicRef<int8_t> parent_value(value);
   if (child_won) {
     // One more inner move of q reaches a won position.
-    std::atomic_ref<uint8_t> left(inner_left);
+    AtomicRef<uint8_t> left(inner_left);
     if (left.fetch_sub(1, std::memory_order_relaxed) != 1) return ParentChange::none;
     if (lost_when_inner_moves_are_won(exits, t)) {
       int8_t expected = 0;

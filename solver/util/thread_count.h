@@ -5,7 +5,11 @@
 // it), and nothing sets a count for the whole process.
 #pragma once
 
+// OpenMP where the compiler has it; the WebAssembly build (tools/wasm) has none and runs one
+// thread, its parallel loops' pragmas ignored.
+#ifdef _OPENMP
 #include <omp.h>
+#endif
 
 #include <algorithm>
 
@@ -15,7 +19,20 @@ namespace mancala {
 // cores this process may use). The one question every "all cores" asks, the distributed build's
 // share of a machine too.
 inline int all_cores() {
+#ifdef _OPENMP
   return std::max(1, omp_get_max_threads());
+#else
+  return 1;
+#endif
+}
+
+// The number of the calling thread in its OpenMP team (0 outside a team, and with no OpenMP).
+inline int thread_in_team() {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
 }
 
 // `requested` threads, or all cores when it is 0 (or less): a door's reading of a --threads

@@ -2,25 +2,11 @@
 
 #include <algorithm>
 
+#include "db/file_io.h"
 #include "solver/tables/table_rules.h"
 #include "tools/service/game_tables.h"
 
 namespace mancala::service {
-
-std::vector<Rules> games_with_tables() {
-  std::vector<Rules> games;
-  for (const GameForm& form : game_forms())
-    for (int houses = form.min_houses; houses <= form.max_houses; ++houses)
-      for (int v = 0; v < form.variant_count; ++v) {
-        const Rules rules = rules_of_form(form.kind, houses, form.default_seeds, v);
-        if (!table_rules_for(rules)) continue;
-        const bool seen = std::any_of(games.begin(), games.end(), [&](const Rules& r) {
-          return r.table_name() == rules.table_name();
-        });
-        if (!seen) games.push_back(rules);
-      }
-  return games;
-}
 
 TableShelf::TableShelf(const std::string& database_dir,
                        const db::ProbeFailureHandler& on_probe_failure)
@@ -81,11 +67,15 @@ bool TableShelf::rescan() {
   return changed;
 }
 
-std::shared_ptr<const db::TableValues> TableShelf::values_for(const Rules& rules) const {
+std::shared_ptr<const ExactValues> TableShelf::values_for(const Rules& rules) const {
   if (!table_rules_for(rules)) return nullptr;
   std::shared_lock lock(mutex_);
   const auto it = values_.find(rules.table_name());
   return it == values_.end() ? nullptr : it->second.values;
+}
+
+std::string TableShelf::place() const {
+  return "in " + db::shown_path(directory_);
 }
 
 std::vector<TablesFound> TableShelf::found() const {

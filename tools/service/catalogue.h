@@ -11,24 +11,16 @@
 
 #include "db/table_values.h"
 #include "solver/rules/rules.h"
+#include "tools/service/table_source.h"
 
 namespace mancala::service {
-
-// One table name ("kalah:6", "oware:abapa") for every game that has tables, each once, in the
-// order of game_forms(): sizes, then variants.
-std::vector<Rules> games_with_tables();
-
-struct TablesFound {
-  std::string table;  // "kalah:6"
-  int max_seeds = -1;
-};
 
 // Every game's tables opened from one database directory, for a server that answers many games.
 // Safe to use from any number of threads. The directory can be looked at again (rescan()) while
 // requests are answered, so that layers a build writes beside a running server are used as they
 // land: a request holds its game's tables (values_for) for as long as it runs, so tables replaced
 // by a rescan are closed only when the last request using them is done.
-class TableShelf {
+class TableShelf : public TableSource {
  public:
   // Opens every game's tables under `database_dir` (empty: the default directory).
   explicit TableShelf(const std::string& database_dir,
@@ -36,9 +28,11 @@ class TableShelf {
   ~TableShelf();
 
   const std::string& directory() const { return directory_; }
-  // The tables of `rules`'s game, or null when none were found.
-  std::shared_ptr<const db::TableValues> values_for(const Rules& rules) const;
-  std::vector<TablesFound> found() const;
+  // The tables of `rules`'s game (a db::TableValues), or null when none were found.
+  std::shared_ptr<const ExactValues> values_for(const Rules& rules) const override;
+  std::vector<TablesFound> found() const override;
+  // "in DIR".
+  std::string place() const override;
   // What is wrong with the tables on disk, each problem once: a directory that cannot be read, a
   // layer missing below the highest (the tables stop below it).
   std::vector<std::string> warnings() const;
@@ -46,7 +40,7 @@ class TableShelf {
   // number of seeds (a finished layer is renamed into place whole, so a layer being written is
   // never seen). A game whose tables did not change keeps its open files and caches. True when
   // any game changed.
-  bool rescan();
+  bool rescan() override;
 
  private:
   struct Shelved {

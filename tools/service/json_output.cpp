@@ -155,12 +155,12 @@ Json game_state_json(const Game& game) {
   return state;
 }
 
-Json table_answer_json(const Rules& rules, const Position& p, const db::TableAnswer& answer,
+Json table_answer_json(const Rules& rules, const Position& p, const TableAnswer& answer,
                        bool game_over) {
   const int score = p.mover_lead() + answer.value;
   Json moves = Json::array(), best = Json::array();
-  const std::vector<db::TableMoveValue> sorted = db::best_first(answer.moves);
-  for (const db::TableMoveValue& m : sorted) {
+  const std::vector<TableMoveValue> sorted = best_first(answer.moves);
+  for (const TableMoveValue& m : sorted) {
     const std::string letter(1, move_letter(p.side_to_move, m.move));
     const int move_score = p.mover_lead() + m.value;
     Json entry;

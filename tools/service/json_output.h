@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "db/table_answer.h"
 #include "solver/rules/game.h"
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
 #include "solver/search/players.h"
+#include "solver/tables/table_answer.h"
 #include "tools/service/analysis.h"
 
 namespace mancala::json_output {
@@ -60,11 +60,11 @@ Json move_json(const Rules& rules, const Position& before, Move move,
 // it is over and its result (null while it goes on), and every legal move as a move_json.
 Json game_state_json(const Game& game);
 
-// What the endgame tables say of `p` (an Ok db::TableAnswer): the fields of `mancala db query
+// What the endgame tables say of `p` (an Ok TableAnswer): the fields of `mancala db query
 // --json` (game, position, side_to_move, seeds_on_board, value, score, moves with each "move"
 // and "value", best) and, for the web API, game_over, the category of the score, and each
 // move's score, category and the position after it. Moves best first, ties in house order.
-Json table_answer_json(const Rules& rules, const Position& p, const db::TableAnswer& answer,
+Json table_answer_json(const Rules& rules, const Position& p, const TableAnswer& answer,
                        bool game_over);
 
 // A computer's thinking for a move from `root`: level, depth, score (for the mover), exact,

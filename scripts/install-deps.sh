@@ -24,6 +24,10 @@ if [ "${1:-}" != --board ]; then
   # help2man.
   packages+=(libopenmpi-dev openmpi-bin python3-dev python3-pip python3-venv python3-setuptools
     python3-wheel python3-numpy python3-pytest pybind11-dev python3-pybind11 help2man)
+  # The browser's engine (tools/wasm, scripts/build-wasm.sh): Debian's emscripten, with its
+  # prebuilt C and C++ libraries, and Node.js, which runs its tools.
+  packages+=(emscripten)
+  command -v node >/dev/null || packages+=(nodejs)
 fi
 if [ -z "${1:-}" ]; then
   # The test suites: GoogleTest, and cpp-httplib as the HTTP client of the server's tests.

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian machine to a passing test suite: installs what is missing,
-# builds, and runs every test twice: in the Release build (GCC), and in a build with
-# AddressSanitizer + UndefinedBehaviorSanitizer (clang, with libFuzzer's coverage); then runs each
-# libFuzzer target of that same build for a short fixed time (scripts/fuzz.sh runs them longer).
+# builds the browser's engine (WebAssembly) and the command, and runs every test twice: in the
+# Release build (GCC), and in a build with AddressSanitizer + UndefinedBehaviorSanitizer (clang,
+# with libFuzzer's coverage); then runs each libFuzzer target of that same build for a short fixed
+# time (scripts/fuzz.sh runs them longer).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="$(nproc)"
 "$root/scripts/install-deps.sh"
 
+echo "== The browser's engine (WebAssembly, emscripten)"
+"$root/scripts/build-wasm.sh" "$root/build-wasm"
+
 echo "== Release build and tests"
-"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON -DMANCALA_PYTHON=ON -DMANCALA_MPI=ON
+"$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON -DMANCALA_PYTHON=ON -DMANCALA_MPI=ON \
+  -DMANCALA_WASM_ENGINE="$root/build-wasm/tools/wasm/mancala-engine.js"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and tests"

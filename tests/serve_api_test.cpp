@@ -301,6 +301,10 @@ TEST_F(ServeApi, MalformedBodiesAre400) {
   EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "level": 7})"))["field"], "level");
   EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "level": "6"})"))["field"], "level");
   EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "moves": 12})"))["field"], "moves");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "nodes": 0})"))["field"], "nodes");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "nodes": 2.5})"))["field"], "nodes");
+  EXPECT_EQ(body_of(post("/api/v1/move", R"({"game": "kalah", "nodes": 1000000001})"))["field"],
+            "nodes");
   // Nested 20 000 deep: parsed without recursion, refused as not an object.
   const std::string deep = std::string(20000, '[') + std::string(20000, ']');
   EXPECT_EQ(post("/api/v1/move", deep)->status, 400);
@@ -476,6 +480,21 @@ TEST_F(ServeApi, Level1PlaysALegalMoveAndSaysHowItThought) {
   EXPECT_EQ(m["position"], m["played"]["position"]);
   EXPECT_EQ(m["thinking"]["level"], 1);
   EXPECT_TRUE(m["thinking"]["score"].is_null());
+}
+
+TEST_F(ServeApi, ANodeBudgetGivesTheSameMoveAndCountEachTime) {
+  for (const char* level : {"5", "6"}) {
+    const std::string request =
+        std::string(R"({"game": "oware", "moves": "Ce", "nodes": 30000, "level": )") + level + "}";
+    const json first = body_of(post("/api/v1/move", request));
+    const json again = body_of(post("/api/v1/move", request));
+    ASSERT_TRUE(first.contains("move")) << first.dump();
+    EXPECT_EQ(again["move"], first["move"]);
+    EXPECT_EQ(again["thinking"]["nodes"], first["thinking"]["nodes"]);
+    EXPECT_EQ(again["thinking"]["pv"], first["thinking"]["pv"]);
+    // The budget is the whole move's (a search stops at the end of the node it is in).
+    EXPECT_LE(first["thinking"]["nodes"].get<uint64_t>(), 30000u + 1000u) << first.dump();
+  }
 }
 
 TEST_F(ServeApi, ProPlaysAnExactBestMoveInsideTheTables) {

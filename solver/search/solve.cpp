@@ -68,6 +68,18 @@ constexpr int kMaxWork = 31;  // the work field's five bits
 constexpr uint64_t kBusyBit = uint64_t{1} << 5;
 // The move field of an entry made only to carry the busy bit: no move known yet.
 constexpr int kNoMove = 15;
+
+// The deepest line a solve follows before it gives up (unproven, as when its budget runs out).
+// Natively none: the solve runs on a thread with a 1 GB stack (start_large_stack_thread), for Oware
+// lines thousands of sowings deep. In a browser (the WebAssembly build, tools/wasm) each level of
+// the recursion also takes ~400 bytes of the JavaScript engine's own stack, about 1 MB, which no
+// page can enlarge: an Oware analysis over 10-seed tables overflowed it (node 20) with a cap of
+// 3000 and not with 2000. 1000 leaves room for a smaller stack in a worker.
+#ifdef __EMSCRIPTEN__
+constexpr int kMaxSolvePly = 1000;
+#else
+constexpr int kMaxSolvePly = INT_MAX;
+#endif
 static_assert(kMaxHouses <= static_cast<int>(kMoveMask) + 1, "a move fits in four bits");
 
 uint64_t load(const uint64_t& word) {
@@ -279,6 +291,10 @@ template <GameKind K>
 int Solver::search(Worker& w, const Board& b, int alpha, int beta, int ply, bool all_node) {
   if ((++w.nodes & 1023) == 0) check_in(w);
   if (w.aborted) return 0;
+  if (ply > kMaxSolvePly) {
+    w.aborted = true;
+    return 0;
+  }
   const Side mover = b.side_to_move();
   const int lead = mover_lead(b);
 

@@ -145,6 +145,10 @@ Json kind_json(const GameForm& form, const std::vector<service::TablesFound>& fo
       {"tables", std::move(tables)}};
 }
 
+// The largest node budget a move request may give: about a minute of Pro's search on a desktop,
+// so that the time cap, not the count, bounds a request.
+constexpr uint64_t kMaxNodes = 1'000'000'000;
+
 int64_t steady_nanoseconds() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -321,6 +325,15 @@ ApiPlan JsonApi::move(const std::string& body_text) const {
       if (!it->is_number_unsigned()) bad("seed", "seed must be a whole number from 0");
       seed = it->get<uint64_t>();
     }
+    // A node budget in place of time for levels 5 and 6: the same move on every machine, as long
+    // as move_seconds is not reached first (the browser's engine is compared with the server's
+    // that way).
+    uint64_t nodes = 0;
+    if (const auto it = body.find("nodes"); it != body.end()) {
+      if (!it->is_number_unsigned() || it->get<uint64_t>() < 1 || it->get<uint64_t>() > kMaxNodes)
+        bad("nodes", "nodes must be a whole number from 1 to " + std::to_string(kMaxNodes));
+      nodes = it->get<uint64_t>();
+    }
     const std::string moves = body_moves(body);
     auto r = std::make_shared<Replay>(request_game(
         body_string(body, "game"), body_string(body, "position"), moves, limits_.max_moves));
@@ -334,6 +347,8 @@ ApiPlan JsonApi::move(const std::string& body_text) const {
     options.max_seconds = limits_.move_seconds;
     options.seconds_per_move =
         level >= 6 ? limits_.move_seconds / 6 : std::min(1.0, limits_.move_seconds);
+    // The budget is the whole move's: Pro's player takes six times its per-move nodes.
+    options.nodes_per_move = level >= 6 ? std::max<uint64_t>(1, nodes / 6) : nodes;
     // The work holds the tables it plays from (a rescan may replace them meanwhile).
     std::shared_ptr<const ExactValues> tables = level >= 6 ? tables_for(r->game.rules()) : nullptr;
     options.endgame = tables.get();
@@ -343,10 +358,11 @@ ApiPlan JsonApi::move(const std::string& body_text) const {
       Player player(r->game.rules(), options);
       Thinking thinking;
       const Position root = r->game.position();
-      const Move move =
-          player.choose(r->game, player.level_limits(), &thinking, [&](const SearchResult&) {
-            if (abandoned && abandoned()) player.stop();
-          });
+      MoveLimits move_limits = player.level_limits();
+      if (move_limits.nodes > 0) move_limits.seconds = options.max_seconds;  // the cap holds
+      const Move move = player.choose(r->game, move_limits, &thinking, [&](const SearchResult&) {
+        if (abandoned && abandoned()) player.stop();
+      });
       if (abandoned && abandoned())
         return error(503, "the move was stopped: the client closed its connection");
       Game after = r->game;
@@ -398,6 +414,18 @@ ApiPlan JsonApi::analyse(const Params& params) const {
     };
     return ApiPlan{{}, work};
   });
+}
+
+ApiPlan JsonApi::request(std::string_view name, const Params& params,
+                         const std::string& body) const {
+  if (name == "games") return ApiPlan{games(), {}};
+  if (name == "position") return position(params);
+  if (name == "tables") return ApiPlan{tables(params), {}};
+  if (name == "analyse") return analyse(params);
+  if (name == "move") return move(body);
+  if (name == "record") return ApiPlan{write_record(body), {}};
+  if (name == "record/parse") return ApiPlan{read_record(body), {}};
+  return ApiPlan{error(404, "no such page: /api/v1/" + std::string(name)), {}};
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/service/json_output.h"
@@ -70,6 +71,11 @@ class JsonApi {
   ApiPlan analyse(const Params& params) const;           // GET  /api/v1/analyse
   ApiReply write_record(const std::string& body) const;  // POST /api/v1/record
   ApiReply read_record(const std::string& body) const;   // POST /api/v1/record/parse
+
+  // The request `name` names (what follows /api/v1/ in its path: "games", "record/parse" ...),
+  // with its query parameters and body (each request reads the one it takes); a 404 for a name
+  // that is none of the above.
+  ApiPlan request(std::string_view name, const Params& params, const std::string& body) const;
 
   // {"error": message} with the bad field, when there is one.
   static ApiReply error(int status, const std::string& message, const std::string& field = "");

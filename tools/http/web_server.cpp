@@ -768,22 +768,16 @@ struct WebServer::Impl {
   // A request whose path and method passed check_request_headers (methods_of).
   MHD_Result route(MHD_Connection* connection, std::string_view path, Request& request) {
     if (path.starts_with("/api/v1/")) {
+      // Cheap requests are answered on the connection thread, thinking (a move, an analysis) on
+      // the compute pool (run_plan). Answers that depend only on the request may be cached;
+      // table values only for a while (tables can be extended).
       const std::string_view name = path.substr(8);
-      // Cheap requests: answered on the connection thread. Answers that depend only on the
-      // request may be cached; table values only for a while (tables can be extended).
-      if (name == "games") return send(connection, request, api.games(), "no-cache");
-      if (name == "position")
-        return run_plan(connection, request, api.position(params_of(connection)),
-                        "public, max-age=86400");
-      if (name == "tables")
-        return send(connection, request, api.tables(params_of(connection)), "public, max-age=3600");
-      if (name == "analyse")  // thinking: compute pool
-        return run_plan(connection, request, api.analyse(params_of(connection)));
-      if (name == "move") return run_plan(connection, request, api.move(request.body));
-      if (name == "record")
-        return send(connection, request, api.write_record(request.body), "no-store");
-      if (name == "record/parse")
-        return send(connection, request, api.read_record(request.body), "no-store");
+      const char* cache_control = name == "games"      ? "no-cache"
+                                  : name == "position" ? "public, max-age=86400"
+                                  : name == "tables"   ? "public, max-age=3600"
+                                                       : "no-store";
+      return run_plan(connection, request, api.request(name, params_of(connection), request.body),
+                      cache_control);
     }
     if (path.starts_with("/api/"))
       return error(connection, request, 404, "no such page: " + std::string(path));

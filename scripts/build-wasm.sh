@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the browser's engine (tools/wasm) with Debian's emscripten into BUILD_DIR (default
+# build-wasm): BUILD_DIR/tools/wasm/mancala-engine.js and .wasm. Extra arguments go to cmake's
+# configure step. Usage: scripts/build-wasm.sh [BUILD_DIR] [CMAKE_ARGS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir="${1:-build-wasm}"
+shift || true
+if ! command -v emcmake >/dev/null; then
+  echo "emcmake not found: scripts/install-deps.sh installs Debian's emscripten package" >&2
+  exit 1
+fi
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+emcmake cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build_dir" -j "$(nproc)"

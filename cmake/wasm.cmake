@@ -34,6 +34,11 @@ add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
                       INTERFACE_INCLUDE_DIRECTORIES "${MANCALA_HOST_HEADERS}")
 
+# The board with no server (docs/web-board.md): the web app staged as tools/http stages it for the
+# server, but told to use the engine in the browser, with the engine beside it: BUILD/web-static,
+# every file a static web server needs to serve.
+find_program(MANCALA_ESBUILD esbuild REQUIRED)
+
 configure_file(cmake/mancala_version.h.in ${PROJECT_BINARY_DIR}/generated/mancala_version.h @ONLY)
 add_subdirectory(solver)
 add_subdirectory(tools)

@@ -8,8 +8,15 @@
 # "Loading fast"); one file takes one. The bundle is not minified: its code reads as written (a
 # stack trace names the real functions), with the module each part comes from in a comment, and
 # compressed it is 10 KB more than minified, about 10 ms of Fast 4G.
-# A script of the page that is not imported by app.js (a worker, say) would be a second entry point
-# here: every .js file of SOURCE_DIR is taken for a module of the page.
+# The page's worker, engine-worker.js (the engine in the browser, engine.js), is a second entry
+# point, joined the same way; the engine it imports (mancala-engine.js, the WebAssembly build's) is
+# not part of the sources and stays a file of its own.
+#
+# -DENGINE=browser stages the board with no server (cmake/wasm.cmake's static board): index.html
+# says so to engine.js (a meta element), does not preload the server's API, and links the web app
+# manifest; the engine (mancala-engine.js and .wasm, from ENGINE_DIR) and STATIC_DIR's manifest
+# are added, and STATIC_DIR/service-worker.js.in becomes service-worker.js with the list of every
+# file and a version named by their contents.
 foreach(var SOURCE_DIR STAGE_DIR ESBUILD STAMP)
   if(NOT ${var})
     message(FATAL_ERROR "stage_web_app: ${var} is not set")
@@ -30,11 +37,42 @@ endforeach()
 
 # --format=esm: the bundle is still loaded as a module (<script type="module">, strict, deferred).
 # --charset=utf8: the page's non-ASCII texts stay as written rather than as \u escapes.
-execute_process(
-  COMMAND "${ESBUILD}" "${SOURCE_DIR}/app.js" --bundle --format=esm --charset=utf8
-          --legal-comments=none --log-level=warning "--outfile=${STAGE_DIR}/app.js"
-  RESULT_VARIABLE failed)
-if(failed)
-  message(FATAL_ERROR "stage_web_app: esbuild could not join the modules of ${SOURCE_DIR}")
+foreach(entry app.js engine-worker.js)
+  execute_process(
+    COMMAND "${ESBUILD}" "${SOURCE_DIR}/${entry}" --bundle --format=esm --charset=utf8
+            --legal-comments=none --log-level=warning --external:./mancala-engine.js
+            "--outfile=${STAGE_DIR}/${entry}"
+    RESULT_VARIABLE failed)
+  if(failed)
+    message(FATAL_ERROR "stage_web_app: esbuild could not join the modules of ${SOURCE_DIR}/${entry}")
+  endif()
+endforeach()
+
+if(ENGINE STREQUAL "browser")
+  file(READ "${STAGE_DIR}/index.html" page)
+  string(REGEX REPLACE "<link rel=\"preload\" href=\"/api/v1/[^\n]*\n" "" page "${page}")
+  string(REPLACE "<meta charset=\"utf-8\">"
+                 "<meta charset=\"utf-8\">\n<meta name=\"mancala-engine\" content=\"browser\">"
+                 page "${page}")
+  set(installable "<link rel=\"manifest\" href=\"manifest.webmanifest\">\n")
+  string(APPEND installable "<meta name=\"theme-color\" content=\"#8b5a2b\">\n")
+  string(REPLACE "<link rel=\"icon\"" "${installable}<link rel=\"icon\"" page "${page}")
+  file(WRITE "${STAGE_DIR}/index.html" "${page}")
+  file(COPY "${ENGINE_DIR}/mancala-engine.js" "${ENGINE_DIR}/mancala-engine.wasm"
+            "${STATIC_DIR}/manifest.webmanifest" DESTINATION "${STAGE_DIR}")
+  # Every file, in a stable order; the version is the hash of their names and contents.
+  file(GLOB_RECURSE staged RELATIVE "${STAGE_DIR}" "${STAGE_DIR}/*")
+  list(SORT staged)
+  set(listed "")
+  set(hashes "")
+  foreach(file IN LISTS staged)
+    file(SHA256 "${STAGE_DIR}/${file}" hash)
+    string(APPEND hashes "${file} ${hash}\n")
+    string(APPEND listed "\n  './${file}',")
+  endforeach()
+  string(SHA256 version "${hashes}")
+  string(SUBSTRING "${version}" 0 16 VERSION)
+  set(FILES "${listed}\n")
+  configure_file("${STATIC_DIR}/service-worker.js.in" "${STAGE_DIR}/service-worker.js" @ONLY)
 endif()
 file(TOUCH "${STAMP}")

@@ -5,6 +5,7 @@ import {analysisKey} from './analyses.js';
 import {againstComputer, humanSide, isHumanTurn, playerName, puzzleAsked,
         trainerAsked} from './game.js';
 import {t} from './i18n.js';
+import {browserTablesReach, inBrowser} from './engine.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
 import {state} from './store.js';
@@ -131,9 +132,15 @@ function drawAnalysis() {
   }
   paragraph(t('analysis.for', {player: playerName(data.side_to_move)}));
   // How far the server's tables reach: they grow while `scripts/run.sh` builds deeper layers.
+  // A board with no server builds its own (engine.js), and says so while it does.
   const reach = data.tables ? data.tables.max_seeds : -1;
-  paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t('analysis.noTables'),
-            'tables-reach');
+  const noTables = inBrowser ? 'analysis.noTablesHere' : 'analysis.noTables';
+  paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t(noTables), 'tables-reach');
+  const building = inBrowser && browserTablesReach(state().game);
+  if (building && building.building) {
+    paragraph(t('analysis.building', {seeds: Math.max(0, building.max_seeds),
+                                      target: building.target}), 'tables-building');
+  }
   if (data.margin === 'tables' && data.source === 'tables') {
     paragraph(t('analysis.count'), 'tables-count');
   }

@@ -1,5 +1,7 @@
 // The JSON API of the server (docs/http-api.md). Every request carries the whole
 // game: its GAME string, start position and moves, so the page never applies a rule itself.
+// On a board with no server the engine in this browser answers the same requests (engine.js).
+import {askBrowserEngine, inBrowser, wantTables} from './engine.js';
 
 export class ApiError extends Error {
   constructor(status, message, field) {
@@ -9,7 +11,28 @@ export class ApiError extends Error {
   }
 }
 
+// A request answered by the engine in this browser: the path's name and query, the body.
+async function callBrowserEngine(path, options) {
+  const url = new URL(path, location.href);
+  const name = url.pathname.replace(/^\/api\/v1\//, '');
+  const params = Object.fromEntries(url.searchParams);
+  // The tables of the game being asked about are built before any other's.
+  const game = params.game || (options.body ? JSON.parse(options.body).game : '');
+  if (game) wantTables(game);
+  let reply;
+  try {
+    reply = await askBrowserEngine(name, params, options.body || '', options.signal);
+  } catch (error) {
+    throw new ApiError(0, String(error));
+  }
+  if (reply.status !== 200) {
+    throw new ApiError(reply.status, reply.body && reply.body.error, reply.body && reply.body.field);
+  }
+  return reply.body;
+}
+
 async function call(path, options = {}) {
+  if (inBrowser) return callBrowserEngine(path, options);
   let response;
   try {
     response = await fetch(path, options);

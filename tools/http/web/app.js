@@ -7,6 +7,7 @@ import {toggleAnalysis} from './analysis.js';
 import {buildBoard, createBoard, narrow, renderBoard, renderFrame} from './board-view.js';
 import {keepCatalogueFresh, loadCatalogue} from './catalogue.js';
 import {renderControls} from './controls.js';
+import {keepOffline} from './engine.js';
 import {closeEditor, emptyBoard, openEditor, renderEditor, setSide,
         useEditedPosition} from './editor.js';
 import {isHumanTurn} from './game.js';
@@ -76,6 +77,7 @@ function onKey(event) {
 async function main() {
   // The first board's position is asked before anything is awaited (play.js, askFirstBoard).
   askFirstBoard();
+  keepOffline();
   await setLanguage(preferredLanguage(), false);
   translatePage();
   fillLanguages();

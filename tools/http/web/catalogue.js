@@ -3,6 +3,8 @@
 // again now and then, since the tables grow while a build lands layers beside the server. It is
 // not part of the state (store.js): a new catalogue is used from the next drawing on.
 import {api} from './api.js';
+import {inBrowser, onBrowserTables} from './engine.js';
+import {redraw} from './store.js';
 
 const REFRESH_MS = 20000;
 
@@ -20,6 +22,18 @@ export async function loadCatalogue() {
 // beside the server are used (the panel and the hints ask the tables only where it says they
 // reach).
 export function keepCatalogueFresh() {
+  // The browser's own tables grow as its worker lands layers: read again at each, and drawn.
+  if (inBrowser) {
+    onBrowserTables(async () => {
+      try {
+        known = await api.games();
+        redraw();
+      } catch {
+        // The next layer will do.
+      }
+    });
+    return;
+  }
   setInterval(async () => {
     if (document.hidden) return;
     try {

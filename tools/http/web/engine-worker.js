@@ -1,0 +1,169 @@
+// The engine in the browser (docs/web-board.md, "The board with no server"): the WebAssembly build
+// of the engine (tools/wasm, mancala-engine.js and .wasm beside this file) in a Web Worker, in one
+// of two roles, named when the page starts the worker:
+//   "engine"  answers the JSON API's requests ({id, name, params, body} -> {id, status, body}),
+//             one at a time, and takes the endgame tables' layers the builder hands over;
+//   "tables"  builds the tables layer by layer, or takes them from the browser's storage
+//             (IndexedDB) where an earlier visit kept them, checked by their SHA-256 first: a
+//             damaged or partial layer is built again, never used. Each layer is posted to the
+//             page (which gives it to the engine) and kept for the next visit.
+// Two workers, so that a request never waits for a layer being built (Oware's 12-seed layer takes
+// seconds on a phone).
+import createMancalaEngine from './mancala-engine.js';
+
+const engine = await createMancalaEngine();
+
+function call(name, types, args) {
+  return engine.ccall(name, 'string', types, args);
+}
+
+// Copies `bytes` into the engine's memory and installs them as the game's next layer.
+function addLayer(game, bytes) {
+  const at = engine._malloc(bytes.length);
+  engine.HEAP8.set(bytes, at);
+  const reply = JSON.parse(call('mancala_add_layer', ['string', 'number', 'number'],
+                                [game, at, bytes.length]));
+  engine._free(at);
+  return reply;
+}
+
+function layerBytes(game, seeds) {
+  const size = engine.ccall('mancala_layer_size', 'number', ['string', 'number'], [game, seeds]);
+  const at = engine.ccall('mancala_layer_data', 'number', ['string', 'number'], [game, seeds]);
+  return engine.HEAP8.slice(at, at + size);
+}
+
+// ---------------------------------------------------------------- the browser's storage
+
+const STORE = 'layers';
+
+function openStorage() {
+  return new Promise((resolve) => {
+    let request;
+    try {
+      request = indexedDB.open('mancala-tables', 1);
+    } catch {
+      resolve(null);  // no storage (a private window may refuse it): build every visit
+      return;
+    }
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => resolve(null);
+  });
+}
+
+function stored(storage, key) {
+  return new Promise((resolve) => {
+    if (!storage) return resolve(undefined);
+    const request = storage.transaction(STORE).objectStore(STORE).get(key);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => resolve(undefined);
+  });
+}
+
+function store(storage, key, value) {
+  return new Promise((resolve) => {
+    if (!storage) return resolve();
+    const transaction = storage.transaction(STORE, 'readwrite');
+    transaction.objectStore(STORE).put(value, key);
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => resolve();  // full or refused: the next visit builds it again
+    transaction.onabort = () => resolve();
+  });
+}
+
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---------------------------------------------------------------- the roles
+
+function answerRequests() {
+  self.onmessage = ({data}) => {
+    if (data.type === 'layer') {
+      addLayer(data.game, new Int8Array(data.bytes));
+      return;
+    }
+    const {id, name, params, body} = data;
+    let reply;
+    try {
+      reply = JSON.parse(call('mancala_request', ['string', 'string', 'string'],
+                              [name, JSON.stringify(params || {}), body || '']));
+    } catch (error) {
+      reply = {status: 500, body: {error: `the engine failed: ${error}`}};
+    }
+    self.postMessage({id, ...reply});
+  };
+}
+
+// The layers of `game`'s tables up to `target` seeds, kept ones first; each posted to the page as
+// {type: 'layer', game, table, seeds, bytes, kept} and then {type: 'tables', ...reach} once done.
+// Stops between layers when another game is wanted first (stillFirst() false). True when the game
+// needs nothing more (its tables reach `target`, or it has none).
+async function makeTables(storage, version, game, target, stillFirst) {
+  let reach = JSON.parse(call('mancala_tables_reach', ['string'], [game]));
+  if (reach.error) return true;
+  const layerKey = (seeds) => `${version}/${reach.table}/${seeds}`;
+  while (reach.max_seeds < target) {
+    const seeds = reach.max_seeds + 1;
+    const kept = await stored(storage, layerKey(seeds));
+    let bytes = null;
+    if (kept && kept.bytes instanceof ArrayBuffer && kept.sha256 === await sha256(kept.bytes)) {
+      const reply = addLayer(game, new Int8Array(kept.bytes));
+      if (!reply.error) {
+        bytes = new Int8Array(kept.bytes);
+        reach = reply;
+      }
+    }
+    const wasKept = bytes !== null;
+    if (!wasKept) {
+      reach = JSON.parse(call('mancala_build_layer', ['string'], [game]));
+      if (reach.error) return true;
+      bytes = layerBytes(game, seeds);
+      await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
+                                             sha256: await sha256(bytes)});
+    }
+    self.postMessage({type: 'layer', game, table: reach.table, seeds, kept: wasKept,
+                      target, bytes: bytes.buffer}, [bytes.buffer]);
+    // Between layers: the page's next wish (another game first) is read.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!stillFirst()) return false;
+  }
+  self.postMessage({type: 'tables', game, table: reach.table, max_seeds: reach.max_seeds, target});
+  return true;
+}
+
+function buildTables() {
+  const wanted = [];  // [{game, target}], the first first
+  let running = false;
+  let storage = null;
+  // Kept layers are the engine version's own: a new version builds its tables anew.
+  const version = JSON.parse(call('mancala_request', ['string', 'string', 'string'],
+                                  ['games', '{}', ''])).body.server.version;
+  async function run() {
+    if (running) return;
+    running = true;
+    storage = storage || await openStorage();
+    while (wanted.length) {
+      const {game, target} = wanted[0];
+      const done = await makeTables(storage, version, game, target,
+                                    () => wanted.length > 0 && wanted[0].game === game);
+      // Done: off the list. Not done: another game came first; this one goes on after it.
+      const at = wanted.findIndex((w) => w.game === game);
+      if (done && at >= 0) wanted.splice(at, 1);
+    }
+    running = false;
+  }
+  self.onmessage = ({data}) => {
+    // {type: 'tables', game, target}: this game first.
+    const at = wanted.findIndex((w) => w.game === data.game);
+    if (at >= 0) wanted.splice(at, 1);
+    wanted.unshift({game: data.game, target: data.target});
+    run();
+  };
+}
+
+if (self.name === 'tables') buildTables();
+else answerRequests();
+self.postMessage({type: 'ready'});

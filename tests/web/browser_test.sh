@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The browser tests of the web board (board.test.mjs), as CTest runs them:
-#   browser_test.sh MANCALA_BINARY WORK_DIR
+# The browser tests of the web board (board.test.mjs), as CTest runs them, and of the static board
+# with no server (static.test.mjs) when its folder is given (the WebAssembly build's web-static):
+#   browser_test.sh MANCALA_BINARY WORK_DIR [STATIC_BOARD_DIR]
 # Installs playwright-core (pinned in package-lock.json) into WORK_DIR with npm ci, once; it drives
 # Debian's /usr/bin/chromium and never downloads a browser of its own. Builds small Kalah and
 # Oware tables (8 seeds) in WORK_DIR/db, then runs the tests with node's test runner. Screenshots
@@ -9,6 +10,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 binary="$1"
 work="$2"
+static_board="${3:-}"
 mkdir -p "$work"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
@@ -19,8 +21,11 @@ fi
 for game in kalah oware; do
   "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
 done
-cp "$here/board.test.mjs" "$work/"
+cp "$here/board.test.mjs" "$here/static.test.mjs" "$work/"
 cd "$work"
+tests=(board.test.mjs)
+[ -z "$static_board" ] || tests+=(static.test.mjs)
 MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="$work/screenshots" \
   MANCALA_WEB_DIR="$here/../../tools/http/web" MANCALA_WEB_I18N="$here/../../tools/http/web/i18n" \
-  exec node --test --test-concurrency=1 --test-reporter=spec board.test.mjs
+  MANCALA_WEB_STATIC="$static_board" \
+  exec node --test --test-concurrency=1 --test-reporter=spec "${tests[@]}"

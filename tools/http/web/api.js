@@ -21,7 +21,7 @@ async function callBrowserEngine(path, options) {
   if (game) wantTables(game);
   let reply;
   try {
-    reply = await askBrowserEngine(name, params, options.body || '', options.signal);
+    reply = await askBrowserEngine(name, params, options.body || '', options.signal, game);
   } catch (error) {
     throw new ApiError(0, String(error));
   }

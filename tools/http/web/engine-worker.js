@@ -1,17 +1,17 @@
 // The engine in the browser (docs/web-board.md, "The board with no server"): the WebAssembly build
 // of the engine (tools/wasm, mancala-engine.js and .wasm beside this file) in a Web Worker, in one
 // of two roles, named when the page starts the worker:
-//   "engine"  answers the JSON API's requests ({id, name, params, body} -> {id, status, body}),
-//             one at a time, and takes the endgame tables' layers the builder hands over;
+//   "engine" or "analyst"  answers the JSON API's requests ({name, params, body} -> {status,
+//             body}), one at a time, and takes the endgame tables' layers the builder hands over;
 //   "tables"  builds the tables layer by layer, or takes them from the browser's storage
 //             (IndexedDB) where an earlier visit kept them, checked by their SHA-256 first: a
 //             damaged or partial layer is built again, never used. Each layer is posted to the
 //             page (which gives it to the engine) and kept for the next visit.
-// Two workers, so that a request never waits for a layer being built (Oware's 12-seed layer takes
-// seconds on a phone).
+// Workers of their own, so that a request never waits for a layer being built (Oware's 12-seed
+// layer takes seconds on a phone); the page runs two answering ones (engine.js).
 import createMancalaEngine from './mancala-engine.js';
 
-const engine = await createMancalaEngine();
+let engine = null;  // the WebAssembly module, once loaded
 
 function call(name, types, args) {
   return engine.ccall(name, 'string', types, args);
@@ -41,12 +41,16 @@ function openStorage() {
   return new Promise((resolve) => {
     let request;
     try {
-      request = indexedDB.open('mancala-tables', 1);
+      // Version 2: a database found without its store (made by another script, or by a version 1
+    // that failed) is upgraded, which makes the store.
+    request = indexedDB.open('mancala-tables', 2);
     } catch {
       resolve(null);  // no storage (a private window may refuse it): build every visit
       return;
     }
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE);
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => resolve(null);
   });
@@ -80,12 +84,12 @@ async function sha256(bytes) {
 // ---------------------------------------------------------------- the roles
 
 function answerRequests() {
-  self.onmessage = ({data}) => {
+  return (data) => {
     if (data.type === 'layer') {
       addLayer(data.game, new Int8Array(data.bytes));
       return;
     }
-    const {id, name, params, body} = data;
+    const {name, params, body} = data;
     let reply;
     try {
       reply = JSON.parse(call('mancala_request', ['string', 'string', 'string'],
@@ -93,7 +97,7 @@ function answerRequests() {
     } catch (error) {
       reply = {status: 500, body: {error: `the engine failed: ${error}`}};
     }
-    self.postMessage({id, ...reply});
+    self.postMessage(reply);
   };
 }
 
@@ -103,17 +107,30 @@ function answerRequests() {
 // needs nothing more (its tables reach `target`, or it has none).
 async function makeTables(storage, version, game, target, stillFirst) {
   let reach = JSON.parse(call('mancala_tables_reach', ['string'], [game]));
-  if (reach.error) return true;
+  if (reach.error) {
+    self.postMessage({type: 'restored', game});
+    return true;
+  }
   const layerKey = (seeds) => `${version}/${reach.table}/${seeds}`;
+  // First the layers kept by an earlier visit, as long as they are whole: the page waits for
+  // them before it asks anything of this game (engine.js), since they take a moment to read
+  // where building them takes seconds.
+  let keptOnes = true;
   while (reach.max_seeds < target) {
     const seeds = reach.max_seeds + 1;
-    const kept = await stored(storage, layerKey(seeds));
     let bytes = null;
-    if (kept && kept.bytes instanceof ArrayBuffer && kept.sha256 === await sha256(kept.bytes)) {
-      const reply = addLayer(game, new Int8Array(kept.bytes));
-      if (!reply.error) {
-        bytes = new Int8Array(kept.bytes);
-        reach = reply;
+    if (keptOnes) {
+      const kept = await stored(storage, layerKey(seeds));
+      if (kept && kept.bytes instanceof ArrayBuffer && kept.sha256 === await sha256(kept.bytes)) {
+        const reply = addLayer(game, new Int8Array(kept.bytes));
+        if (!reply.error) {
+          bytes = new Int8Array(kept.bytes);
+          reach = reply;
+        }
+      }
+      if (!bytes) {
+        keptOnes = false;
+        self.postMessage({type: 'restored', game, table: reach.table});
       }
     }
     const wasKept = bytes !== null;
@@ -130,6 +147,7 @@ async function makeTables(storage, version, game, target, stillFirst) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (!stillFirst()) return false;
   }
+  if (keptOnes) self.postMessage({type: 'restored', game, table: reach.table});
   self.postMessage({type: 'tables', game, table: reach.table, max_seeds: reach.max_seeds, target});
   return true;
 }
@@ -155,7 +173,7 @@ function buildTables() {
     }
     running = false;
   }
-  self.onmessage = ({data}) => {
+  return (data) => {
     // {type: 'tables', game, target}: this game first.
     const at = wanted.findIndex((w) => w.game === data.game);
     if (at >= 0) wanted.splice(at, 1);
@@ -164,6 +182,13 @@ function buildTables() {
   };
 }
 
-if (self.name === 'tables') buildTables();
-else answerRequests();
-self.postMessage({type: 'ready'});
+// The handler is set before the engine is loaded: a message that came while it loads would be lost
+// otherwise (a worker's messages are not held until its module has run to its end). They wait for
+// the engine, in the order they came.
+const loading = createMancalaEngine().then((module) => {
+  engine = module;
+  const handle = self.name === 'tables' ? buildTables() : answerRequests();
+  self.postMessage({type: 'ready'});
+  return handle;
+});
+self.onmessage = async ({data}) => (await loading)(data);

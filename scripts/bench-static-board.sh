@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The static board's times in Debian's Chromium (tests/web/bench-static.mjs): the first board, the
+# browser's tables built, each level's opening move, the frame rate while Pro thinks, with the
+# page's main thread 4x slower. Builds the board (scripts/build-wasm.sh) unless MANCALA_WEB_STATIC
+# names one, serves it with python3's http.server on a loopback port, and stops it after.
+# Usage: scripts/bench-static-board.sh [RUNS]   (default 1; each run prints its figures)
+# Not part of the tests: the times depend on the machine and its load.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+runs="${1:-1}"
+board="${MANCALA_WEB_STATIC:-}"
+if [ -z "$board" ]; then
+  "$root/scripts/install-deps.sh"
+  "$root/scripts/build-wasm.sh" "$root/build-wasm"
+  board="$root/build-wasm/web-static"
+fi
+work="${MANCALA_BENCH_WORK:-$root/build/web-bench}"
+mkdir -p "$work"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if ! cmp -s "$root/tests/web/package-lock.json" "$work/package-lock.json" ||
+  [ ! -d "$work/node_modules/playwright-core" ]; then
+  cp "$root/tests/web/package.json" "$root/tests/web/package-lock.json" "$work/"
+  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+cp "$root/tests/web/bench-static.mjs" "$work/"
+log="$(mktemp)"
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$board" >"$log" 2>/dev/null &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 50); do
+  grep -q 'port' "$log" && break
+  sleep 0.1
+done
+port="$(sed -nE 's/.*port ([0-9]+).*/\1/p' "$log" | head -1)"
+for run in $(seq "$runs"); do
+  echo "== run $run of $runs"
+  (cd "$work" && BOARD_URL="http://127.0.0.1:$port/" node bench-static.mjs)
+done

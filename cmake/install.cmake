@@ -82,6 +82,7 @@ set(mancala_public_headers
   solver/rules/sowing_trace.h
   solver/tables/big_buffer.h
   solver/tables/exact_values.h
+  solver/tables/table_answer.h
   solver/tables/table_index.h
   solver/tables/table_rules.h
   solver/search/evaluation.h
@@ -107,6 +108,7 @@ set(mancala_public_headers
   tools/service/game_tables.h
   tools/service/json_output.h
   tools/service/move_text.h
+  tools/service/table_source.h
   tools/service/validation.h
 )
 # Each is installed as cmake/namespace_header.cmake rewrites it, its includes of the project's

@@ -15,14 +15,8 @@ if [ -z "$board" ]; then
   board="$root/build-wasm/web-static"
 fi
 work="${MANCALA_BENCH_WORK:-$root/build/web-bench}"
-mkdir -p "$work"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if ! cmp -s "$root/tests/web/package-lock.json" "$work/package-lock.json" ||
-  [ ! -d "$work/node_modules/playwright-core" ]; then
-  cp "$root/tests/web/package.json" "$root/tests/web/package-lock.json" "$work/"
-  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-fi
-cp "$root/tests/web/bench-static.mjs" "$work/"
+"$root/tests/web/install-playwright.sh" "$work"
+cp "$root/tests/web/bench-static.mjs" "$root/tests/web/board-actions.mjs" "$work/"
 log="$(mktemp)"
 python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$board" >"$log" 2>/dev/null &
 server=$!

@@ -21,13 +21,7 @@ else
 fi
 # playwright-core, pinned as the browser tests pin it, installed once beside the build.
 work="${MANCALA_BENCH_WORK:-$root/build/web-bench}"
-mkdir -p "$work"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if ! cmp -s "$root/tests/web/package-lock.json" "$work/package-lock.json" ||
-  [ ! -d "$work/node_modules/playwright-core" ]; then
-  cp "$root/tests/web/package.json" "$root/tests/web/package-lock.json" "$work/"
-  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-fi
+"$root/tests/web/install-playwright.sh" "$work"
 cp "$root/tests/web/bench-load.mjs" "$work/"
 server=""
 cleanup() {

@@ -6,32 +6,13 @@
 // JSON object. Environment: BOARD_URL (the static board), CHROMIUM.
 import {chromium} from 'playwright-core';
 
+import {keptKeys} from './board-actions.mjs';
+
 const URL = process.env.BOARD_URL;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu'],
 });
-
-// The kept layers' names ("VERSION/TABLE/SEEDS").
-function keptKeys(page) {
-  return page.evaluate(async () => {
-    if (!(await indexedDB.databases()).some((d) => d.name === 'mancala-tables')) return [];
-    const o = await new Promise((r) => {
-      const x = indexedDB.open('mancala-tables');
-      x.onsuccess = () => r(x.result);
-    });
-    if (!o.objectStoreNames.contains('layers')) {
-      o.close();
-      return [];
-    }
-    const k = await new Promise((r) => {
-      const g = o.transaction('layers').objectStore('layers').getAllKeys();
-      g.onsuccess = () => r(g.result);
-    });
-    o.close();
-    return k;
-  });
-}
 
 const results = {};
 for (const [kind, table, target, early] of [['kalah', 'kalah:6', 14, 12],

@@ -12,6 +12,8 @@ import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
+import {idle, newGame, playToTheEnd} from './board-actions.mjs';
+
 const BINARY = process.env.MANCALA_BINARY;
 const DB = process.env.MANCALA_WEB_DB;
 const SHOTS = process.env.MANCALA_SCREENSHOTS;
@@ -78,10 +80,6 @@ async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESK
   return {context, page, problems};
 }
 
-async function idle(page) {
-  await page.waitForSelector('#board-frame[data-busy="false"]');
-}
-
 async function position(page) {
   return page.locator('#board-frame').getAttribute('data-position');
 }
@@ -102,34 +100,10 @@ async function close({context, problems}) {
   assert.deepEqual(problems, []);
 }
 
-async function newGame(page, {kind, houses, seeds, variant, opponent, first = 'me'}) {
-  await page.selectOption('#setup-kind', kind);
-  if (houses) await page.selectOption('#setup-houses', String(houses));
-  if (seeds) await page.selectOption('#setup-seeds', String(seeds));
-  if (variant) await page.selectOption('#setup-variant', variant);
-  await page.selectOption('#setup-opponent', String(opponent));
-  if (opponent !== 'human') await page.selectOption('#setup-first', first);
-  await page.click('#setup-start');
-  // A game going is not thrown away without asking.
-  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
-  await idle(page);
-}
-
 // Opens the analysis panel unless it is open already (it opens by itself inside the tables).
 async function openAnalysis(page) {
   if (await page.locator('#analysis-toggle').getAttribute('aria-expanded') !== 'true') {
     await page.click('#analysis-toggle');
-  }
-}
-
-// Plays the first legal house until the game ends; returns the number of clicks.
-async function playToTheEnd(page) {
-  let clicks = 0;
-  for (;;) {
-    await idle(page);
-    if (await page.locator('#board-frame').getAttribute('data-over') === 'true') return clicks;
-    assert.ok(++clicks < 400, 'the game does not end');
-    await page.locator('.house.legal .pit').first().click();
   }
 }
 

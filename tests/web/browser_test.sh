@@ -2,26 +2,20 @@
 # The browser tests of the web board (board.test.mjs), as CTest runs them, and of the static board
 # with no server (static.test.mjs) when its folder is given (the WebAssembly build's web-static):
 #   browser_test.sh MANCALA_BINARY WORK_DIR [STATIC_BOARD_DIR]
-# Installs playwright-core (pinned in package-lock.json) into WORK_DIR with npm ci, once; it drives
-# Debian's /usr/bin/chromium and never downloads a browser of its own. Builds small Kalah and
-# Oware tables (8 seeds) in WORK_DIR/db, then runs the tests with node's test runner. Screenshots
-# go to WORK_DIR/screenshots.
+# Installs playwright-core into WORK_DIR (install-playwright.sh: it drives Debian's
+# /usr/bin/chromium and never downloads a browser of its own), builds small Kalah and Oware tables
+# (8 seeds) in WORK_DIR/db, then runs the tests with node's test runner. Screenshots go to
+# WORK_DIR/screenshots.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 binary="$1"
 work="$2"
 static_board="${3:-}"
-mkdir -p "$work"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
-  [ ! -d "$work/node_modules/playwright-core" ]; then
-  cp "$here/package.json" "$here/package-lock.json" "$work/"
-  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-fi
+"$here/install-playwright.sh" "$work"
 for game in kalah oware; do
   "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
 done
-cp "$here/board.test.mjs" "$here/static.test.mjs" "$work/"
+cp "$here/board.test.mjs" "$here/static.test.mjs" "$here/board-actions.mjs" "$work/"
 cd "$work"
 tests=(board.test.mjs)
 [ -z "$static_board" ] || tests+=(static.test.mjs)

@@ -14,6 +14,8 @@ import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
+import {idle, keptKeys, newGame, playToTheEnd} from './board-actions.mjs';
+
 const BINARY = process.env.MANCALA_BINARY;
 const STATIC = process.env.MANCALA_WEB_STATIC;
 const SHOTS = process.env.MANCALA_SCREENSHOTS;
@@ -80,54 +82,10 @@ async function close({context, problems}) {
   assert.deepEqual(problems, []);
 }
 
-async function idle(page) {
-  await page.waitForSelector('#board-frame[data-busy="false"]', {timeout: 60000});
-}
-
-async function newGame(page, {kind, opponent, first = 'me'}) {
-  await page.selectOption('#setup-kind', kind);
-  await page.selectOption('#setup-opponent', String(opponent));
-  if (opponent !== 'human') await page.selectOption('#setup-first', first);
-  await page.click('#setup-start');
-  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
-  await idle(page);
-}
-
-async function playToTheEnd(page) {
-  let clicks = 0;
-  for (;;) {
-    await idle(page);
-    if (await page.locator('#board-frame').getAttribute('data-over') === 'true') return clicks;
-    assert.ok(++clicks < 400, 'the game does not end');
-    await page.locator('.house.legal .pit').first().click();
-  }
-}
-
 async function hintText(page) {
   await page.click('#hint');
   await page.waitForSelector('#hint-text:not([data-move=""])');
   return page.locator('#hint-text').textContent();
-}
-
-// The keys of the layers the page's origin keeps (none before the builder made its store).
-function keptKeys(page) {
-  return page.evaluate(async () => {
-    if (!(await indexedDB.databases()).some((d) => d.name === 'mancala-tables')) return [];
-    const opened = await new Promise((resolve) => {
-      const r = indexedDB.open('mancala-tables');
-      r.onsuccess = () => resolve(r.result);
-    });
-    if (!opened.objectStoreNames.contains('layers')) {
-      opened.close();
-      return [];
-    }
-    const keys = await new Promise((resolve) => {
-      const k = opened.transaction('layers').objectStore('layers').getAllKeys();
-      k.onsuccess = () => resolve(k.result);
-    });
-    opened.close();
-    return keys;
-  });
 }
 
 // Waits until the browser keeps layer `seeds` of `table`'s tables ("kalah:6").

@@ -348,7 +348,7 @@ ApiPlan JsonApi::move(const std::string& body_text) const {
     options.seconds_per_move =
         level >= 6 ? limits_.move_seconds / 6 : std::min(1.0, limits_.move_seconds);
     // The budget is the whole move's: Pro's player takes six times its per-move nodes.
-    options.nodes_per_move = level >= 6 ? std::max<uint64_t>(1, nodes / 6) : nodes;
+    options.nodes_per_move = level >= 6 && nodes > 0 ? std::max<uint64_t>(1, nodes / 6) : nodes;
     // The work holds the tables it plays from (a rescan may replace them meanwhile).
     std::shared_ptr<const ExactValues> tables = level >= 6 ? tables_for(r->game.rules()) : nullptr;
     options.endgame = tables.get();

@@ -62,8 +62,7 @@ class BrowserTables : public service::TableSource {
   std::string place() const override { return "built in this browser"; }
 
  private:
-  // By table name. Each request holds a game's tables through a shared_ptr that does not own
-  // them (they live as long as this object, which lives as long as the engine).
+  // By table name; a request holds its game's tables (values_for) while it runs.
   std::map<std::string, std::shared_ptr<GrowingTables>> tables_;
   std::map<std::string, int> seen_reach_;  // each game's reach at the last rescan
 };

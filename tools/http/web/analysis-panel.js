@@ -2,10 +2,10 @@
 // changes), the best line, then every move with its value, grouped as winning, drawing and losing
 // inside the tables; each move plays when pressed.
 import {analysisKey} from './analyses.js';
+import {browserTablesReach, inBrowser} from './engine.js';
 import {againstComputer, humanSide, isHumanTurn, playerName, puzzleAsked,
         trainerAsked} from './game.js';
 import {t} from './i18n.js';
-import {browserTablesReach, inBrowser} from './engine.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
 import {state} from './store.js';

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 #include "solver/util/stopwatch.h"
 
@@ -21,10 +20,8 @@ BuiltTables::BuiltTables(const Rules& rules, int max_seeds, int threads,
 }
 
 std::optional<int> BuiltTables::value(const Position& position) const {
-  const int seeds = position.seeds_on_board();
-  if (seeds > builder_.max_seeds()) return std::nullopt;
-  const TableKey key = table_key(position);
-  return builder_.layer(seeds)[builder_.index().rank(key.counts.data())];
+  if (position.seeds_on_board() > builder_.max_seeds()) return std::nullopt;
+  return builder_.value_of(position);
 }
 
 // Measured on Kalah(6,4) from the start (docs/solving.md, "Solving from nothing"): building the

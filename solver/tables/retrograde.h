@@ -97,6 +97,11 @@ class RetrogradeBuilder {
   void hold_layer_elsewhere(int seeds, std::span<const int8_t> values,
                             std::shared_ptr<const void> keeper);
   std::span<const int8_t> layer(int seeds) const { return views_[static_cast<size_t>(seeds)]; }
+  // The value the layer of `position`'s seeds holds for it; that layer must be there.
+  int value_of(const Position& position) const {
+    const TableKey key = table_key(position);
+    return layer(position.seeds_on_board())[index_.rank(key.counts.data())];
+  }
   // Whether layer `seeds` is held elsewhere (hold_layer_elsewhere) rather than by the builder.
   bool held_elsewhere(int seeds) const { return keepers_[static_cast<size_t>(seeds)] != nullptr; }
   // The memory building layer `seeds` takes beside the layers below: its byte per position, and

@@ -1,6 +1,5 @@
 #include "tools/wasm/browser_tables.h"
 
-#include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 
 namespace mancala::wasm {
@@ -9,10 +8,8 @@ GrowingTables::GrowingTables(const Rules& rules, int ceiling)
     : builder_(rules, ceiling, LayerMethod::Fastest, 1) {}
 
 std::optional<int> GrowingTables::value(const Position& position) const {
-  const int seeds = position.seeds_on_board();
-  if (seeds > reach_) return std::nullopt;
-  const TableKey key = table_key(position);
-  return builder_.layer(seeds)[builder_.index().rank(key.counts.data())];
+  if (position.seeds_on_board() > reach_) return std::nullopt;
+  return builder_.value_of(position);
 }
 
 void GrowingTables::build_next(const LayerProgressFn& progress) {

@@ -4,8 +4,8 @@
 //
 // Requests are answered as the server answers them, by the same code (api::JsonApi), one at a
 // time: the worker has one thread, and a request's work (a move, an analysis) runs to its end
-// within the API's time limits. There is no abandoning: the page that no longer wants an answer
-// ends the worker and starts another.
+// within the API's time limits. There is no abandoning: an answer the page no longer wants is
+// dropped when it comes (engine.js).
 #include <emscripten/emscripten.h>
 
 #include <memory>

@@ -42,8 +42,8 @@ function openStorage() {
     let request;
     try {
       // Version 2: a database found without its store (made by another script, or by a version 1
-    // that failed) is upgraded, which makes the store.
-    request = indexedDB.open('mancala-tables', 2);
+      // that failed) is upgraded, which makes the store.
+      request = indexedDB.open('mancala-tables', 2);
     } catch {
       resolve(null);  // no storage (a private window may refuse it): build every visit
       return;
@@ -102,7 +102,7 @@ function answerRequests() {
 }
 
 // The layers of `game`'s tables up to `target` seeds, kept ones first; each posted to the page as
-// {type: 'layer', game, table, seeds, bytes, kept} and then {type: 'tables', ...reach} once done.
+// {type: 'layer', game, table, seeds, target, bytes} and then {type: 'tables', ...reach} once done.
 // Stops between layers when another game is wanted first (stillFirst() false). True when the game
 // needs nothing more (its tables reach `target`, or it has none).
 async function makeTables(storage, version, game, target, stillFirst) {
@@ -133,16 +133,15 @@ async function makeTables(storage, version, game, target, stillFirst) {
         self.postMessage({type: 'restored', game, table: reach.table});
       }
     }
-    const wasKept = bytes !== null;
-    if (!wasKept) {
+    if (!bytes) {
       reach = JSON.parse(call('mancala_build_layer', ['string'], [game]));
       if (reach.error) return true;
       bytes = layerBytes(game, seeds);
       await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
                                              sha256: await sha256(bytes)});
     }
-    self.postMessage({type: 'layer', game, table: reach.table, seeds, kept: wasKept,
-                      target, bytes: bytes.buffer}, [bytes.buffer]);
+    self.postMessage({type: 'layer', game, table: reach.table, seeds, target, bytes: bytes.buffer},
+                     [bytes.buffer]);
     // Between layers: the page's next wish (another game first) is read.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (!stillFirst()) return false;

@@ -1,13 +1,35 @@
 #!/usr/bin/env bash
 # The static board's times in Debian's Chromium (tests/web/bench-static.mjs): the first board, the
 # browser's tables built, each level's opening move, the frame rate while Pro thinks, with the
-# page's main thread 4x slower. Builds the board (scripts/build-wasm.sh) unless MANCALA_WEB_STATIC
-# names one, serves it with python3's http.server on a loopback port, and stops it after.
-# Usage: scripts/bench-static-board.sh [RUNS]   (default 1; each run prints its figures)
+# page's main thread 4x slower (Chromium's own throttling, which does not reach the page's
+# workers) or, with "quarter-cpu", the whole browser given a quarter of this machine's CPU time
+# (a cgroup's CPU quota: every process and thread of it slower, the workers too; needs root and
+# the cgroup file system's cpu controller). Builds the board (scripts/build-wasm.sh) unless
+# MANCALA_WEB_STATIC names one, serves it with python3's http.server on a loopback port, and
+# stops it after.
+# Usage: scripts/bench-static-board.sh [RUNS [quarter-cpu]]   (default 1; each run prints its figures)
 # Not part of the tests: the times depend on the machine and its load.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-1}"
+slower="${2:-}"
+cgroup=""
+if [ "$slower" = "quarter-cpu" ]; then
+  quota=$(($(nproc) * 100000 / 4))
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then  # cgroup v2
+    cgroup=/sys/fs/cgroup/mancala-bench
+    mkdir -p "$cgroup"
+    echo "$quota 100000" >"$cgroup/cpu.max"
+  else  # cgroup v1
+    cgroup=/sys/fs/cgroup/cpu/mancala-bench
+    mkdir -p "$cgroup"
+    echo 100000 >"$cgroup/cpu.cfs_period_us"
+    echo "$quota" >"$cgroup/cpu.cfs_quota_us"
+  fi
+elif [ -n "$slower" ]; then
+  echo "usage: scripts/bench-static-board.sh [RUNS [quarter-cpu]]" >&2
+  exit 2
+fi
 board="${MANCALA_WEB_STATIC:-}"
 if [ -z "$board" ]; then
   "$root/scripts/install-deps.sh"
@@ -28,5 +50,11 @@ done
 port="$(sed -nE 's/.*port ([0-9]+).*/\1/p' "$log" | head -1)"
 for run in $(seq "$runs"); do
   echo "== run $run of $runs"
-  (cd "$work" && BOARD_URL="http://127.0.0.1:$port/" node bench-static.mjs)
+  if [ -n "$cgroup" ]; then
+    # The bench joins the cgroup before it starts Chromium, which inherits it.
+    (cd "$work" && echo "$BASHPID" >"$cgroup/cgroup.procs" &&
+       BOARD_URL="http://127.0.0.1:$port/" THROTTLE_PAGE=0 exec node bench-static.mjs)
+  else
+    (cd "$work" && BOARD_URL="http://127.0.0.1:$port/" node bench-static.mjs)
+  fi
 done

@@ -198,6 +198,28 @@ TEST(Players, ProsSolverProvesWithinACallersNodeBudget) {
   EXPECT_EQ(searched.depth, 2);
 }
 
+TEST(Players, ANodeBudgetReplacesTheLevelsTimeAndMaxSecondsStillCapsIt) {
+  const Rules rules = Rules::kalah(6, 4);
+  for (const int level : {5, 6}) {
+    PlayerOptions options;
+    options.level = level;
+    options.nodes_per_move = 1000;
+    const int parts = level == 6 ? 6 : 1;  // Pro's whole budget is six of level 5's
+    const MoveLimits uncapped = Player(rules, options).level_limits();
+    EXPECT_EQ(uncapped.nodes, 1000u * parts);
+    EXPECT_EQ(uncapped.seconds, 0);
+    options.max_seconds = 2.5;
+    const MoveLimits capped = Player(rules, options).level_limits();
+    EXPECT_EQ(capped.nodes, 1000u * parts);
+    EXPECT_EQ(capped.seconds, 2.5);
+    // Without a node budget the level thinks by time, as it always has.
+    options.nodes_per_move = 0;
+    const MoveLimits timed = Player(rules, options).level_limits();
+    EXPECT_EQ(timed.nodes, 0u);
+    EXPECT_EQ(timed.seconds, options.seconds_per_move * parts);
+  }
+}
+
 TEST(Match, ScoreCountsFromAsPointOfView) {
   MatchScore score;
   score.add(Winner::South, Side::South);  // A (South) wins

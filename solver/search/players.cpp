@@ -119,12 +119,13 @@ MoveLimits Player::level_limits() const {
   if (options_.level <= 4) {
     limits.seconds = options_.max_seconds;
   } else if (options_.level == 5) {
-    limits.seconds = options_.nodes_per_move ? 0 : options_.seconds_per_move;
+    // On a node budget, time stops the move only at max_seconds, a cap for a server's sake.
+    limits.seconds = options_.nodes_per_move ? options_.max_seconds : options_.seconds_per_move;
     limits.nodes = options_.nodes_per_move;
   } else {
     // Pro's whole budget is six times level 5's: four parts to the search (which stops wherever
     // the tables know), two to the solver.
-    limits.seconds = options_.nodes_per_move ? 0 : 6 * options_.seconds_per_move;
+    limits.seconds = options_.nodes_per_move ? options_.max_seconds : 6 * options_.seconds_per_move;
     limits.nodes = 6 * options_.nodes_per_move;
   }
   return limits;

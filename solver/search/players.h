@@ -70,7 +70,9 @@ struct PlayerOptions {
   // Levels 3 and 4's table; unset: 1 MB and 4 MB, enough for their depths (matches make many
   // players). A caller that promises its user a size (the engine's Hash) sets it.
   std::optional<size_t> fixed_depth_megabytes = std::nullopt;
-  double max_seconds = 0;  // levels 3 and 4: stop short of their depth (0: never)
+  // Levels 3 and 4: stop short of their depth; levels 5 and 6 on a node budget: stop short of it
+  // (0: never).
+  double max_seconds = 0;
 };
 
 // What the computer thought, for showing it.

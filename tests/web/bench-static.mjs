@@ -1,9 +1,10 @@
 // The static board's times (scripts/bench-static-board.sh): for Kalah and Oware in a fresh
-// browser profile, with Chromium's CPU throttled 4x on the page's main thread (CDP; the page's
-// workers run at the machine's speed: a phone 4x slower takes about 4x their times), the first
-// board, the browser's tables built to their targets (and Oware to 10), each level's first move
-// as the computer opens (asked and drawn), and the page's frame rate while Pro thinks. Prints one
-// JSON object. Environment: BOARD_URL (the static board), CHROMIUM.
+// browser profile, with Chromium's CPU throttled 4x on the page's main thread (CDP, which refuses
+// to throttle workers: they run at the machine's speed; THROTTLE_PAGE=0 leaves the page alone, for
+// a browser slowed whole from outside), the first board, the browser's tables built to their
+// targets (and Kalah to 12, Oware to 10), each level's first move as the computer opens (asked
+// and drawn), and the page's frame rate while Pro thinks. Prints one JSON object. Environment:
+// BOARD_URL (the static board), CHROMIUM, THROTTLE_PAGE.
 import {chromium} from 'playwright-core';
 
 import {keptKeys} from './board-actions.mjs';
@@ -20,7 +21,7 @@ for (const [kind, table, target, early] of [['kalah', 'kalah:6', 14, 12],
   const context = await browser.newContext({viewport: {width: 390, height: 844}});
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', {rate: 4});
+  if (process.env.THROTTLE_PAGE !== '0') await cdp.send('Emulation.setCPUThrottlingRate', {rate: 4});
   const idle = () => page.waitForSelector('#board-frame[data-busy="false"]', {timeout: 120000});
   const setUp = async (opponent, first) => {
     await page.selectOption('#setup-kind', kind);

@@ -33,7 +33,7 @@ export async function playToTheEnd(page) {
 }
 
 // The names of the endgame tables' layers the static board keeps in the browser
-// ("VERSION/TABLE/SEEDS"); none before its builder made its store.
+// ("BUILD/TABLE/SEEDS"); none before its builder made its store.
 export function keptKeys(page) {
   return page.evaluate(async () => {
     if (!(await indexedDB.databases()).some((d) => d.name === 'mancala-tables')) return [];

@@ -7,9 +7,10 @@
 // MANCALA_BINARY is the native command, whose tables judge the browser's.
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdirSync, mkdtempSync, rmSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {gzipSync} from 'node:zlib';
 import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
@@ -21,16 +22,30 @@ const STATIC = process.env.MANCALA_WEB_STATIC;
 const SHOTS = process.env.MANCALA_SCREENSHOTS;
 const PHONE = {width: 390, height: 844};
 
-let server;
-let url;
+const servers = [];
+let url;       // the static board's, as staged
+let served;    // the paths asked of it, in order
 let browser;
 const profiles = [];
 
-before(async () => {
-  mkdirSync(SHOTS, {recursive: true});
-  server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1',
-                             '--directory', STATIC], {stdio: ['ignore', 'pipe', 'pipe']});
-  url = await new Promise((resolve, reject) => {
+// `python3 -m http.server` serving `dir` on a loopback port: {url, served}, `served` the paths
+// asked of it (from its request log), in order.
+async function serve(dir) {
+  const server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1',
+                                   '--directory', dir], {stdio: ['ignore', 'pipe', 'pipe']});
+  servers.push(server);
+  const paths = [];
+  let log = '';
+  server.stderr.on('data', (chunk) => {
+    log += chunk;
+    const lines = log.split('\n');
+    log = lines.pop();
+    for (const line of lines) {
+      const request = line.match(/"GET (\S+) HTTP/);
+      if (request) paths.push(request[1]);
+    }
+  });
+  const address = await new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
       out += chunk;
@@ -39,7 +54,12 @@ before(async () => {
     });
     server.on('exit', (code) => reject(new Error(`http.server exited with ${code}: ${out}`)));
   });
-  server.stderr.resume();  // its request log
+  return {url: address, served: paths};
+}
+
+before(async () => {
+  mkdirSync(SHOTS, {recursive: true});
+  ({url, served} = await serve(STATIC));
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -49,30 +69,30 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
+  for (const server of servers) server.kill('SIGTERM');
   for (const profile of profiles) rmSync(profile, {recursive: true, force: true});
 });
 
-function watch(page, problems) {
+function watch(page, problems, host = url) {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('request', (request) => {
-    if (!request.url().startsWith(url) && !request.url().startsWith('blob:')) {
+    if (!request.url().startsWith(host) && !request.url().startsWith('blob:')) {
       problems.push(`request outside the board's host: ${request.url()}`);
     }
   });
 }
 
-// A fresh phone (no storage) showing the static board.
-async function open({locale = 'en-US'} = {}) {
-  const context = await browser.newContext({viewport: PHONE, locale, isMobile: true,
+// A fresh phone (no storage) showing the static board (as served from `host`).
+async function open({locale = 'en-US', viewport = PHONE, host = url} = {}) {
+  const context = await browser.newContext({viewport, locale, isMobile: true,
                                             hasTouch: true, reducedMotion: 'reduce'});
   const page = await context.newPage();
   const problems = [];
-  watch(page, problems);
-  await page.goto(url);
+  watch(page, problems, host);
+  await page.goto(host);
   await idle(page);
   return {context, page, problems};
 }
@@ -156,24 +176,125 @@ test('the tables are built in the browser, kept, and a damaged layer is built ag
     return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') === value.sha256;
   }, key, {timeout: 60000});
   // And the values the board gives are the tables' (the native command's, built apart).
-  const position = '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S';
-  await page.evaluate((p) => localStorage.setItem('mancala.game', JSON.stringify(
-    {game: 'kalah:6:4', start: p, moves: [], opponent: 'human', computerSide: null})), position);
+  await assertPanelGivesTheTables(page, 'kalah', 'kalah:6:4', '1-2-0-1-0-1-0-1-0-2-0-0-20-20-S', 9);
+  await close(session);
+});
+
+// Tables to `seeds` seeds of `kind` built by the native command, in a folder of their own.
+const nativeTables = new Map();
+function nativeTablesOf(kind, seeds) {
+  const name = `${kind}/${seeds}`;
+  if (!nativeTables.has(name)) {
+    const db = mkdtempSync(join(tmpdir(), 'mancala-static-'));
+    profiles.push(db);
+    execFileSync(BINARY, ['db', 'build', kind, '--max-seeds', String(seeds), '--out', db, '--quiet']);
+    nativeTables.set(name, db);
+  }
+  return nativeTables.get(name);
+}
+
+// Opens `position` of `game` (kind `kind`) on the board and checks that its analysis gives every
+// move the value of the native command's tables to `seeds` seeds.
+async function assertPanelGivesTheTables(page, kind, game, position, seeds) {
+  await page.evaluate(({game, position}) => localStorage.setItem('mancala.game', JSON.stringify(
+    {game, start: position, moves: [], opponent: 'human', computerSide: null})), {game, position});
   await page.reload();
   await idle(page);
   await page.click('#analysis-toggle');
   await page.waitForSelector('#analysis-body[data-source="tables"] li');
-  const db = mkdtempSync(join(tmpdir(), 'mancala-static-'));
-  profiles.push(db);
-  execFileSync(BINARY, ['db', 'build', 'kalah', '--max-seeds', '9', '--out', db, '--quiet']);
-  const truth = JSON.parse(execFileSync(BINARY, ['db', 'query', 'kalah', position, '--db', db,
-                                                 '--json']).toString());
+  const truth = JSON.parse(execFileSync(BINARY, ['db', 'query', kind, position, '--db',
+                                                 nativeTablesOf(kind, seeds), '--json']).toString());
   const text = await page.locator('#analysis-body').innerText();
   for (const m of truth.moves) {
     const signed = m.score > 0 ? `\\+${m.score}` : String(m.score);
     assert.match(text, new RegExp(`\\b${m.move} ${signed}\\b`), text);
   }
+  return truth;
+}
+
+// Where each kept layer of `table` came from ({SEEDS: 'built' or 'host'}).
+function keptFrom(page, table) {
+  return page.evaluate(async (table) => {
+    const opened = await new Promise((resolve) => {
+      const r = indexedDB.open('mancala-tables');
+      r.onsuccess = () => resolve(r.result);
+    });
+    const entries = await new Promise((resolve) => {
+      const store = opened.transaction('layers').objectStore('layers');
+      const keys = store.getAllKeys();
+      const values = store.getAll();
+      values.onsuccess = () => resolve(keys.result.map((key, i) => [key, values.result[i]]));
+    });
+    opened.close();
+    const from = {};
+    for (const [key, value] of entries) {
+      const [, name, seeds] = key.split('/');
+      if (name === table) from[seeds] = value.from;
+    }
+    return from;
+  }, table);
+}
+
+test('Oware\'s deepest layers come from the host that serves the board, checked; a damaged one is built instead', async () => {
+  // An Oware position with 12 seeds on the board, whose moves are worth other than 0: a layer
+  // of zeros taken for the real one would show.
+  const position = '2-1-0-3-0-1-1-0-2-0-1-1-18-18-S';
+  const table = 'oware:abapa';
+  // The board as staged: layers 10 to 12 asked of the host and taken from it.
+  let session = await open();
+  await newGame(session.page, {kind: 'oware', opponent: 'human'});
+  await tablesReach(session.page, table, 12);
+  for (const seeds of [10, 11, 12]) assert.ok(served.includes(`/tables/oware-abapa/${seeds}.gz`));
+  const from = await keptFrom(session.page, table);
+  assert.deepEqual([from[9], from[10], from[11], from[12]], ['built', 'host', 'host', 'host']);
+  const truth = await assertPanelGivesTheTables(session.page, 'oware', 'oware:4:abapa', position, 12);
+  assert.ok(truth.moves.some((m) => m.score !== 0));
   await close(session);
+
+  // The same board whose layer 12 on the host is damaged (the right size, every value 0):
+  // its checksum fails, and the layer is built in the browser instead.
+  const copy = mkdtempSync(join(tmpdir(), 'mancala-static-copy-'));
+  profiles.push(copy);
+  cpSync(STATIC, copy, {recursive: true});
+  const list = JSON.parse(readFileSync(join(copy, 'tables', 'tables.json')));
+  const entry = list.layers[table]['12'];
+  writeFileSync(join(copy, 'tables', entry.file), gzipSync(Buffer.alloc(entry.size)));
+  const damaged = await serve(copy);
+  session = await open({host: damaged.url});
+  await newGame(session.page, {kind: 'oware', opponent: 'human'});
+  await tablesReach(session.page, table, 12);
+  assert.ok(damaged.served.includes('/tables/oware-abapa/12.gz'));
+  const fromDamaged = await keptFrom(session.page, table);
+  assert.deepEqual([fromDamaged[11], fromDamaged[12]], ['host', 'built']);
+  await assertPanelGivesTheTables(session.page, 'oware', 'oware:4:abapa', position, 12);
+  await close(session);
+});
+
+test('the static board speaks each language at 360 pixels without naming a server, and fits', async () => {
+  // The word for a server in each catalogue: the board with no server never says it.
+  // (Hebrew joins "the", "to" and "in" to the word; שרשרת, a chain, holds its letters.)
+  const server = {en: /server/i, fr: /serveur/i, pt: /servidor/i,
+                  he: /(?<!\p{L})[הלב]?שרת(?!\p{L})/u, th: /เซิร์ฟเวอร์/, ja: /サーバー/};
+  // Three at a time: most of each is waiting for the analysis's two seconds.
+  const languages = Object.entries(server);
+  await Promise.all([0, 1, 2].map(async (first) => {
+    for (let at = first; at < languages.length; at += 3) await speaks(...languages[at]);
+  }));
+  async function speaks(language, word) {
+    const session = await open({locale: language, viewport: {width: 360, height: 640}});
+    const {page} = session;
+    await newGame(page, {kind: 'oware', opponent: 3});
+    await page.click('#analysis-toggle');
+    await page.waitForSelector('#analysis-body li');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), language);
+    const text = await page.evaluate(() => document.body.innerText);
+    assert.doesNotMatch(text, word, `${language}: ${text}`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth),
+              `${language}: the page is wider than the phone`);
+    await page.screenshot({path: join(SHOTS, `static-${language}-360.png`)});
+    await page.screenshot({path: join(SHOTS, `static-${language}-360-full.png`), fullPage: true});
+    await close(session);
+  }
 });
 
 test('after one visit the board loads and plays offline, and Chromium finds it installable', async () => {

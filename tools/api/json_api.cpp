@@ -358,11 +358,10 @@ ApiPlan JsonApi::move(const std::string& body_text) const {
       Player player(r->game.rules(), options);
       Thinking thinking;
       const Position root = r->game.position();
-      MoveLimits move_limits = player.level_limits();
-      if (move_limits.nodes > 0) move_limits.seconds = options.max_seconds;  // the cap holds
-      const Move move = player.choose(r->game, move_limits, &thinking, [&](const SearchResult&) {
-        if (abandoned && abandoned()) player.stop();
-      });
+      const Move move =
+          player.choose(r->game, player.level_limits(), &thinking, [&](const SearchResult&) {
+            if (abandoned && abandoned()) player.stop();
+          });
       if (abandoned && abandoned())
         return error(503, "the move was stopped: the client closed its connection");
       Game after = r->game;

@@ -15,8 +15,9 @@
 # -DENGINE=browser stages the board with no server (cmake/wasm.cmake's static board): index.html
 # says so to engine.js (a meta element), does not preload the server's API, and links the web app
 # manifest; the engine (mancala-engine.js and .wasm, from ENGINE_DIR) and STATIC_DIR's manifest
-# are added, and STATIC_DIR/service-worker.js.in becomes service-worker.js with the list of every
-# file and a version named by their contents.
+# are added, the worker is told the engine build it runs (the WebAssembly's hash: its kept tables
+# are that build's), and STATIC_DIR/service-worker.js.in becomes service-worker.js with the list of
+# every file and a version named by their contents.
 foreach(var SOURCE_DIR STAGE_DIR ESBUILD STAMP)
   if(NOT ${var})
     message(FATAL_ERROR "stage_web_app: ${var} is not set")
@@ -58,6 +59,11 @@ if(ENGINE STREQUAL "browser")
   string(APPEND installable "<meta name=\"theme-color\" content=\"#8b5a2b\">\n")
   string(REPLACE "<link rel=\"icon\"" "${installable}<link rel=\"icon\"" page "${page}")
   file(WRITE "${STAGE_DIR}/index.html" "${page}")
+  file(SHA256 "${ENGINE_DIR}/mancala-engine.wasm" engine_hash)
+  string(SUBSTRING "${engine_hash}" 0 16 engine_build)
+  file(READ "${STAGE_DIR}/engine-worker.js" worker)
+  string(REPLACE "@ENGINE_BUILD@" "${engine_build}" worker "${worker}")
+  file(WRITE "${STAGE_DIR}/engine-worker.js" "${worker}")
   file(COPY "${ENGINE_DIR}/mancala-engine.js" "${ENGINE_DIR}/mancala-engine.wasm"
             "${STATIC_DIR}/manifest.webmanifest" DESTINATION "${STAGE_DIR}")
   # Every file, in a stable order; the version is the hash of their names and contents.

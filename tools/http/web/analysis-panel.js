@@ -9,7 +9,8 @@ import {t} from './i18n.js';
 import {giveFocusBack, holdFocus} from './focus.js';
 import {playHuman} from './play.js';
 import {state} from './store.js';
-import {errorMessage, formatNumber, outcomeText, signed, sourceText, valueWords} from './words.js';
+import {answererKey, errorMessage, formatNumber, outcomeText, signed, sourceText,
+        valueWords} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -134,8 +135,8 @@ function drawAnalysis() {
   // How far the server's tables reach: they grow while `scripts/run.sh` builds deeper layers.
   // A board with no server builds its own (engine.js), and says so while it does.
   const reach = data.tables ? data.tables.max_seeds : -1;
-  const noTables = inBrowser ? 'analysis.noTablesHere' : 'analysis.noTables';
-  paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t(noTables), 'tables-reach');
+  paragraph(reach >= 0 ? t('analysis.reach', {seeds: reach}) : t(answererKey('analysis.noTables')),
+            'tables-reach');
   const building = inBrowser && browserTablesReach(state().game);
   if (building && building.building) {
     paragraph(t('analysis.building', {seeds: Math.max(0, building.max_seeds),

@@ -12,7 +12,7 @@ import {t} from './i18n.js';
 import {askFirst, showGame} from './play.js';
 import {resultText} from './status.js';
 import {state, update} from './store.js';
-import {appendServerWords} from './words.js';
+import {answererKey, appendServerWords} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,7 +57,7 @@ async function judge(editor) {
   try {
     view = await api.position(state().game, editedPosition(editor), [], 'none');
   } catch (error) {
-    return {status: 'bad', text: t(error.status === 400 ? 'editor.refused' : 'app.failed'),
+    return {status: 'bad', text: t(error.status === 400 ? answererKey('editor.refused') : 'app.failed'),
             detail: error.message};
   }
   if (view.game_over) return {status: 'bad', text: t('editor.over', {result: resultText(view)})};

@@ -4,14 +4,19 @@
 //   "engine" or "analyst"  answers the JSON API's requests ({name, params, body} -> {status,
 //             body}), one at a time, and takes the endgame tables' layers the builder hands over;
 //   "tables"  builds the tables layer by layer, or takes them from the browser's storage
-//             (IndexedDB) where an earlier visit kept them, checked by their SHA-256 first: a
-//             damaged or partial layer is built again, never used. Each layer is posted to the
-//             page (which gives it to the engine) and kept for the next visit.
+//             (IndexedDB) where an earlier visit kept them, or from the host that served the page
+//             where it offers them (tables/tables.json beside this file, written with the board by
+//             tools/wasm/export-layers.mjs), each checked by its SHA-256 first: a damaged or
+//             partial layer is built again, never used. Each layer is posted to the page (which
+//             gives it to the engine) and kept for the next visit.
 // Workers of their own, so that a request never waits for a layer being built (Oware's 12-seed
 // layer takes seconds on a phone); the page runs two answering ones (engine.js).
 import createMancalaEngine from './mancala-engine.js';
 
 let engine = null;  // the WebAssembly module, once loaded
+// The first 16 hex digits of the SHA-256 of mancala-engine.wasm, written in when the static board
+// is staged (tools/http/stage_web_app.cmake); export-layers.mjs names the host's layers with it.
+const ENGINE_BUILD = '@ENGINE_BUILD@';
 
 function call(name, types, args) {
   return engine.ccall(name, 'string', types, args);
@@ -35,6 +40,7 @@ function layerBytes(game, seeds) {
 
 // ---------------------------------------------------------------- the browser's storage
 
+// A layer is kept under "BUILD/TABLE/SEEDS" as {bytes, sha256, from: 'built' or 'host'}.
 const STORE = 'layers';
 
 function openStorage() {
@@ -81,6 +87,40 @@ async function sha256(bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// ---------------------------------------------------------------- the host's layers
+
+// The layers the host offers (tables/tables.json: {engine, layers: {TABLE: {SEEDS: {file, size,
+// sha256}}}}), or {} where it offers none, is unreachable (offline) or is another engine build's.
+async function hostLayers(build) {
+  try {
+    const response = await fetch(new URL('tables/tables.json', self.location));
+    if (!response.ok) return {};
+    const list = await response.json();
+    return list.engine === build && list.layers ? list.layers : {};
+  } catch {
+    return {};
+  }
+}
+
+// The bytes of a layer the host offers, or null when they cannot be had whole: fetched,
+// gunzipped (unless the host already did, sending it with Content-Encoding: gzip) and checked
+// against the list's size and SHA-256.
+async function fetchLayer(entry) {
+  try {
+    const response = await fetch(new URL(`tables/${entry.file}`, self.location));
+    if (!response.ok) return null;
+    let bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    }
+    if (bytes.length !== entry.size || await sha256(bytes) !== entry.sha256) return null;
+    return new Int8Array(bytes.buffer);
+  } catch {
+    return null;
+  }
+}
+
 // ---------------------------------------------------------------- the roles
 
 function answerRequests() {
@@ -101,17 +141,21 @@ function answerRequests() {
   };
 }
 
-// The layers of `game`'s tables up to `target` seeds, kept ones first; each posted to the page as
-// {type: 'layer', game, table, seeds, target, bytes} and then {type: 'tables', ...reach} once done.
-// Stops between layers when another game is wanted first (stillFirst() false). True when the game
-// needs nothing more (its tables reach `target`, or it has none).
-async function makeTables(storage, version, game, target, stillFirst) {
+// The layers of `game`'s tables up to `target` seeds (or as deep as the host offers them), kept
+// ones first; each posted to the page as {type: 'layer', game, table, seeds, target, bytes} and
+// then {type: 'tables', ...reach} once done. Stops between layers when another game is wanted first
+// (stillFirst() false). True when the game needs nothing more (its tables reach the target, or it
+// has none).
+async function makeTables(storage, build, hosted, game, target, stillFirst) {
   let reach = JSON.parse(call('mancala_tables_reach', ['string'], [game]));
   if (reach.error) {
     self.postMessage({type: 'restored', game});
     return true;
   }
-  const layerKey = (seeds) => `${version}/${reach.table}/${seeds}`;
+  const layerKey = (seeds) => `${build}/${reach.table}/${seeds}`;
+  const offered = hosted[reach.table] || {};
+  target = Math.min(reach.ceiling, Math.max(target, ...Object.keys(offered).map(Number)));
+  const fetching = new Map();  // seeds -> the promise of the host's bytes of that layer
   // First the layers kept by an earlier visit, as long as they are whole: the page waits for
   // them before it asks anything of this game (engine.js), since they take a moment to read
   // where building them takes seconds.
@@ -131,6 +175,21 @@ async function makeTables(storage, version, game, target, stillFirst) {
       if (!bytes) {
         keptOnes = false;
         self.postMessage({type: 'restored', game, table: reach.table});
+        // Every layer the host offers from here up is asked for at once: the lower layers are
+        // built while they come.
+        for (const [at, entry] of Object.entries(offered)) {
+          if (Number(at) >= seeds) fetching.set(Number(at), fetchLayer(entry));
+        }
+      }
+    }
+    if (!bytes && fetching.has(seeds)) {
+      const fetched = await fetching.get(seeds);
+      const reply = fetched && addLayer(game, fetched);
+      if (reply && !reply.error) {
+        bytes = fetched;
+        reach = reply;
+        await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
+                                               sha256: await sha256(bytes), from: 'host'});
       }
     }
     if (!bytes) {
@@ -138,7 +197,7 @@ async function makeTables(storage, version, game, target, stillFirst) {
       if (reach.error) return true;
       bytes = layerBytes(game, seeds);
       await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
-                                             sha256: await sha256(bytes)});
+                                             sha256: await sha256(bytes), from: 'built'});
     }
     self.postMessage({type: 'layer', game, table: reach.table, seeds, target, bytes: bytes.buffer},
                      [bytes.buffer]);
@@ -155,16 +214,18 @@ function buildTables() {
   const wanted = [];  // [{game, target}], the first first
   let running = false;
   let storage = null;
-  // Kept layers are the engine version's own: a new version builds its tables anew.
-  const version = JSON.parse(call('mancala_request', ['string', 'string', 'string'],
-                                  ['games', '{}', ''])).body.server.version;
+  // Kept layers are the engine build's own: a new build makes its tables anew (its builder may
+  // order or value a layer otherwise), and takes only the host's layers of the same build.
+  let hosted = null;   // the host's layers (hostLayers), asked once
   async function run() {
     if (running) return;
     running = true;
+    const asked = hosted || hostLayers(ENGINE_BUILD);
     storage = storage || await openStorage();
+    hosted = await asked;
     while (wanted.length) {
       const {game, target} = wanted[0];
-      const done = await makeTables(storage, version, game, target,
+      const done = await makeTables(storage, ENGINE_BUILD, hosted, game, target,
                                     () => wanted.length > 0 && wanted[0].game === game);
       // Done: off the list. Not done: another game came first; this one goes on after it.
       const at = wanted.findIndex((w) => w.game === game);

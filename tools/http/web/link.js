@@ -26,7 +26,7 @@ import {startPuzzle} from './puzzle-panel.js';
 import {fillSetup} from './setup.js';
 import {state, update} from './store.js';
 import {openTrainerPuzzle} from './trainer-panel.js';
-import {errorMessage, today} from './words.js';
+import {answererKey, errorMessage, today} from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -170,7 +170,9 @@ export async function openLinkOfPage() {
   try {
     view = await api.position(link.game, link.start, link.moves, 'none');
   } catch (error) {
-    if (error.status === 400) return void sayBadLink({reason: 'refused', params: {}}, error.message);
+    if (error.status === 400) {
+      return void sayBadLink({reason: answererKey('refused'), params: {}}, error.message);
+    }
     return void update({message: errorMessage(error)});
   }
   const go = async () => {

@@ -1,5 +1,6 @@
 // Sentences and numbers built from the catalogue (i18n.js) that several panels say alike: a
 // signed value, a result, what a move does, where a value comes from, an error, today's date.
+import {inBrowser} from './engine.js';
 import {currentLanguage, t} from './i18n.js';
 
 export function signed(n) {
@@ -21,13 +22,20 @@ export function today() {
           dashes: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`};
 }
 
+// The catalogue's key of a sentence that names who answers: on the board with no server the
+// engine in the browser answers, and the sentence says so (KEY + "Here").
+export function answererKey(key) {
+  return inBrowser ? `${key}Here` : key;
+}
+
 // An error in the page's language, by its kind; the server's own words (the command line's, in
 // English) go on a line of their own, marked as English, for those who can use them.
 export function errorMessage(error) {
   const status = error ? error.status : -1;
   const key = status === 503 ? 'app.busy' : status === 0 ? 'app.offline'
-            : status === 400 ? 'app.refused' : status === 404 ? 'app.notFound'
-            : status >= 500 ? 'app.serverError' : 'app.failed';
+            : status === 400 ? answererKey('app.refused')
+            : status === 404 ? answererKey('app.notFound')
+            : status >= 500 ? answererKey('app.serverError') : 'app.failed';
   return {text: t(key), detail: status === 503 || !error ? '' : error.message};
 }
 

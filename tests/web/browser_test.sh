@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# The browser tests of the web board (board.test.mjs), as CTest runs them, and of the static board
-# with no server (static.test.mjs) when its folder is given (the WebAssembly build's web-static):
+# The browser tests, as CTest runs them: of the web board against a real `mancala serve`
+# (board.test.mjs), or of the static board with no server (static.test.mjs) when its folder is
+# given (the WebAssembly build's web-static); two CTest tests, so that they run side by side:
 #   browser_test.sh MANCALA_BINARY WORK_DIR [STATIC_BOARD_DIR]
 # Installs playwright-core into WORK_DIR (install-playwright.sh: it drives Debian's
 # /usr/bin/chromium and never downloads a browser of its own), builds small Kalah and Oware tables
-# (8 seeds) in WORK_DIR/db, then runs the tests with node's test runner. Screenshots go to
-# WORK_DIR/screenshots.
+# (8 seeds) in WORK_DIR/db for the server, then runs the tests with node's test runner.
+# Screenshots go to WORK_DIR/screenshots.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 binary="$1"
 work="$2"
 static_board="${3:-}"
 "$here/install-playwright.sh" "$work"
-for game in kalah oware; do
-  "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
-done
 cp "$here/board.test.mjs" "$here/static.test.mjs" "$here/board-actions.mjs" "$work/"
 cd "$work"
-tests=(board.test.mjs)
-[ -z "$static_board" ] || tests+=(static.test.mjs)
+if [ -n "$static_board" ]; then
+  tests=(static.test.mjs)
+else
+  tests=(board.test.mjs)
+  for game in kalah oware; do
+    "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
+  done
+fi
 MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="$work/screenshots" \
   MANCALA_WEB_DIR="$here/../../tools/http/web" MANCALA_WEB_I18N="$here/../../tools/http/web/i18n" \
   MANCALA_WEB_STATIC="$static_board" \

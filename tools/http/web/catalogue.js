@@ -22,15 +22,26 @@ export async function loadCatalogue() {
 // beside the server are used (the panel and the hints ask the tables only where it says they
 // reach).
 export function keepCatalogueFresh() {
-  // The browser's own tables grow as its worker lands layers: read again at each, and drawn.
+  // The browser's own tables grow as its worker lands layers: read again, and drawn, once for
+  // the layers landed while the last reading was under way (the first ten land within a few
+  // milliseconds; a redraw each held a slow phone's page for seconds).
   if (inBrowser) {
+    let reading = false;
+    let again = false;
     onBrowserTables(async () => {
-      try {
-        known = await api.games();
-        redraw();
-      } catch {
-        // The next layer will do.
+      again = true;
+      if (reading) return;
+      reading = true;
+      while (again) {
+        again = false;
+        try {
+          known = await api.games();
+          redraw();
+        } catch {
+          // The next layer will do.
+        }
       }
+      reading = false;
     });
     return;
   }

@@ -4,7 +4,8 @@
 // driven headless by playwright-core. Each test saves phone screenshots in MANCALA_SCREENSHOTS.
 //
 // Run by browser_test.sh (through CTest) when it is given the static board (MANCALA_WEB_STATIC);
-// MANCALA_BINARY is the native command, whose tables judge the browser's.
+// MANCALA_BINARY is the native command, whose tables judge the browser's; MANCALA_WEB_DIR the web
+// app's sources (tools/http/web), beside which tools/wasm's scripts are.
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -20,6 +21,8 @@ import {idle, keptKeys, newGame, playToTheEnd} from './board-actions.mjs';
 const BINARY = process.env.MANCALA_BINARY;
 const STATIC = process.env.MANCALA_WEB_STATIC;
 const SHOTS = process.env.MANCALA_SCREENSHOTS;
+// The script that writes the host's layers when the board is staged (tools/wasm).
+const EXPORT_LAYERS = join(process.env.MANCALA_WEB_DIR, '..', '..', 'wasm', 'export-layers.mjs');
 const PHONE = {width: 390, height: 844};
 
 const servers = [];
@@ -235,7 +238,7 @@ function keptFrom(page, table) {
   }, table);
 }
 
-test('Oware\'s deepest layers come from the host that serves the board, checked; a damaged one is built instead', async () => {
+test('Oware\'s deepest layers come from the host that serves the board, as deep as it offers them, each checked: a damaged one is built instead', async () => {
   // An Oware position with 12 seeds on the board, whose moves are worth other than 0: a layer
   // of zeros taken for the real one would show.
   const position = '2-1-0-3-0-1-1-0-2-0-1-1-18-18-S';
@@ -251,21 +254,24 @@ test('Oware\'s deepest layers come from the host that serves the board, checked;
   assert.ok(truth.moves.some((m) => m.score !== 0));
   await close(session);
 
-  // The same board whose layer 12 on the host is damaged (the right size, every value 0):
-  // its checksum fails, and the layer is built in the browser instead.
+  // The same board on a host that offers one layer more (13), and whose layer 12 is damaged (the
+  // right size, every value 0): its checksum fails, and the layer is built in the browser
+  // instead; the tables then go as deep as the host offers.
   const copy = mkdtempSync(join(tmpdir(), 'mancala-static-copy-'));
   profiles.push(copy);
   cpSync(STATIC, copy, {recursive: true});
+  execFileSync('node', [EXPORT_LAYERS, '--engine', copy, '--out', join(copy, 'tables'),
+                        'oware:10:13']);
   const list = JSON.parse(readFileSync(join(copy, 'tables', 'tables.json')));
   const entry = list.layers[table]['12'];
   writeFileSync(join(copy, 'tables', entry.file), gzipSync(Buffer.alloc(entry.size)));
   const damaged = await serve(copy);
   session = await open({host: damaged.url});
   await newGame(session.page, {kind: 'oware', opponent: 'human'});
-  await tablesReach(session.page, table, 12);
+  await tablesReach(session.page, table, 13);
   assert.ok(damaged.served.includes('/tables/oware-abapa/12.gz'));
   const fromDamaged = await keptFrom(session.page, table);
-  assert.deepEqual([fromDamaged[11], fromDamaged[12]], ['host', 'built']);
+  assert.deepEqual([fromDamaged[11], fromDamaged[12], fromDamaged[13]], ['host', 'built', 'host']);
   await assertPanelGivesTheTables(session.page, 'oware', 'oware:4:abapa', position, 12);
   await close(session);
 });

@@ -303,6 +303,55 @@ test('the static board speaks each language at 360 pixels without naming a serve
   }
 });
 
+test('every level, records, the daily puzzle and the puzzle trainer work on the static board', async () => {
+  const session = await open();
+  const {page} = session;
+  const position = () => page.locator('#board-frame').getAttribute('data-position');
+  // Each level opens a game of Kalah.
+  for (const level of [1, 2, 3, 4, 5, 6]) {
+    await newGame(page, {kind: 'kalah', opponent: level, first: 'computer'});
+    await page.waitForSelector('.house.legal');
+    assert.ok(await page.locator('#move-list button.move').count() >= 1, `level ${level}`);
+  }
+  // A game saved as a record, and loaded back.
+  await newGame(page, {kind: 'oware', opponent: 'human'});
+  for (const letter of ['f', 'a', 'e', 'b']) {
+    await page.keyboard.press(letter);
+    await idle(page);
+  }
+  const played = await position();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  await newGame(page, {kind: 'kalah', opponent: 'human'});
+  await page.setInputFiles('#load-file', await download.path());
+  await page.waitForFunction((p) =>
+    document.getElementById('board-frame').dataset.position === p, played);
+  // Today's puzzle, asked and judged.
+  await page.click('#puzzle-games button[data-game="kalah:6:4"]');
+  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+  await page.waitForSelector('#puzzle[data-status="asked"]', {timeout: 30000});
+  await idle(page);
+  await page.locator('.house.legal .pit').first().click();
+  await page.waitForSelector('#puzzle[data-status="answered"]');
+  // A puzzle of the trainer, solved along its line.
+  await page.click('#trainer-next');
+  if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
+  await page.waitForSelector('#trainer[data-status="asked"]');
+  await idle(page);
+  const library = JSON.parse(readFileSync(join(STATIC, 'puzzles', 'kalah-6-4.json'), 'utf8'));
+  const id = await page.locator('#trainer').getAttribute('data-id');
+  const asked = library.puzzles.find((p) => p.id === id);
+  assert.ok(asked, `puzzle ${id} is in the library`);
+  for (let k = 0; k < asked.line.length; ++k) {
+    const letter = asked.line[k];
+    if (letter !== letter.toUpperCase()) continue;
+    await page.waitForSelector(`#trainer[data-step="${k}"]`);
+    await idle(page);
+    await page.keyboard.press(letter.toLowerCase());
+  }
+  await page.waitForSelector('#trainer[data-status="solved"]');
+  await close(session);
+});
+
 test('after one visit the board loads and plays offline, and Chromium finds it installable', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'mancala-profile-'));
   profiles.push(profile);

@@ -8,7 +8,8 @@
 // app's sources (tools/http/web), beside which tools/wasm's scripts are.
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
-import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync}
+    from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
@@ -349,6 +350,37 @@ test('every level, records, the daily puzzle and the puzzle trainer work on the 
     await page.keyboard.press(letter.toLowerCase());
   }
   await page.waitForSelector('#trainer[data-status="solved"]');
+  await close(session);
+});
+
+test('a new version of the board replaces the kept one whole, and the page reloads itself into it', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'mancala-static-versions-'));
+  profiles.push(copy);
+  cpSync(STATIC, copy, {recursive: true});
+  const host = await serve(copy);
+  const session = await open({host: host.url});
+  const {page} = session;
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  const before = await page.evaluate(() => caches.keys());
+  assert.equal(before.length, 1);
+  // A new version on the host: a changed app.js, and the service worker that lists it under a
+  // new version (as staging writes them).
+  appendFileSync(join(copy, 'app.js'), "\nwindow.boardVersion = 'next';\n");
+  const worker = readFileSync(join(copy, 'service-worker.js'), 'utf8');
+  const version = worker.match(/const VERSION = '([0-9a-f]+)'/)[1];
+  writeFileSync(join(copy, 'service-worker.js'),
+                worker.replace(`'${version}'`, `'${version.replace(/./, (c) => (c === '0' ? '1' : '0'))}'`));
+  // The next visit starts on the kept version (served by the kept service worker), finds the new
+  // one, and reloads itself into it once it holds every file: the page then runs the new app.js,
+  // and only the new version's cache is left.
+  await page.reload();
+  await page.waitForFunction(() => window.boardVersion === 'next', null, {timeout: 30000});
+  await page.waitForFunction(async (old) => {
+    const names = await caches.keys();
+    return names.length === 1 && names[0] !== old;
+  }, before[0], {timeout: 30000});
+  await idle(page);
   await close(session);
 });
 

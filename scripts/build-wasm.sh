@@ -12,5 +12,8 @@ if ! command -v emcmake >/dev/null; then
 fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-emcmake cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+launcher=()  # as scripts/build.sh: em++ is a compiler ccache caches like any other
+command -v ccache >/dev/null &&
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+emcmake cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
 cmake --build "$build_dir" -j "$(nproc)"

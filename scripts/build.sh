@@ -12,5 +12,11 @@ while (($#)) && [ "$1" != -- ]; do
   shift
 done
 shift || true
-cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
+# With ccache (scripts/install-deps.sh installs it), a build that compiled a file before, in any
+# build folder, takes it from the cache: a fresh clone's second build, scripts/test.sh's again.
+launcher=()
+command -v ccache >/dev/null &&
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${configure[@]}" \
+  >/dev/null
 cmake --build "$dir" "$@"

@@ -12,11 +12,12 @@ case "${1:-}" in
     exit 2
     ;;
 esac
-# The command: a compiler, CMake and Ninja, fmt, zstd, xxHash (the plain tables' block checksums),
-# CLI11 (arguments); the web server: libmicrohttpd and nlohmann-json, and zlib and Brotli, which
-# compress the web app's files at build time (gzip and br); esbuild joins its modules into one.
-packages=(g++ cmake ninja-build pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev esbuild
-  libmicrohttpd-dev nlohmann-json3-dev zlib1g-dev libbrotli-dev)
+# The command: a compiler, CMake and Ninja (ccache keeps what they compiled for the next build),
+# fmt, zstd, xxHash (the plain tables' block checksums), CLI11 (arguments); the web server:
+# libmicrohttpd and nlohmann-json, and zlib and Brotli, which compress the web app's files at
+# build time (gzip and br); esbuild joins its modules into one.
+packages=(g++ cmake ninja-build ccache pkg-config libfmt-dev libzstd-dev libxxhash-dev libcli11-dev
+  esbuild libmicrohttpd-dev nlohmann-json3-dev zlib1g-dev libbrotli-dev)
 if [ "${1:-}" != --board ]; then
   # The distributed table build (db build --mpi) OpenMPI; the Python module (tools/python), its
   # tests and `pip install --no-build-isolation .` need Python's headers, pip, venv, setuptools,

@@ -53,3 +53,17 @@ export function keptKeys(page) {
     return keys;
   });
 }
+
+// Plays the player's moves of a trainer puzzle's line (South's: upper case) by key from move
+// `from` on, each once the line's answers before it are on the board, until it is solved.
+export async function solveLine(page, puzzle, from = 0) {
+  for (let k = from; k < puzzle.line.length; ++k) {
+    const letter = puzzle.line[k];
+    if (letter !== letter.toUpperCase()) continue;
+    await page.waitForSelector(`#trainer[data-step="${k}"]`);
+    await idle(page);
+    await page.keyboard.press(letter.toLowerCase());
+  }
+  await page.waitForSelector('#trainer[data-status="solved"]');
+  await idle(page);
+}

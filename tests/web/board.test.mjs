@@ -12,7 +12,7 @@ import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
-import {idle, newGame, playToTheEnd} from './board-actions.mjs';
+import {idle, newGame, playToTheEnd, solveLine} from './board-actions.mjs';
 
 const BINARY = process.env.MANCALA_BINARY;
 const DB = process.env.MANCALA_WEB_DB;
@@ -2092,20 +2092,6 @@ async function trainerPuzzle(page, file) {
   assert.ok(puzzle, `puzzle ${id} is in ${file}`);
   assert.equal(await position(page), puzzle.position);
   return puzzle;
-}
-
-// Plays the player's moves of the line (South's: upper case) by key from move `from` on, each
-// once the line's answers before it are on the board.
-async function solveLine(page, puzzle, from = 0) {
-  for (let k = from; k < puzzle.line.length; ++k) {
-    const letter = puzzle.line[k];
-    if (letter !== letter.toUpperCase()) continue;
-    await page.waitForSelector(`#trainer[data-step="${k}"]`);
-    await idle(page);
-    await page.keyboard.press(letter.toLowerCase());
-  }
-  await page.waitForSelector('#trainer[data-status="solved"]');
-  await idle(page);
 }
 
 const shownRating = async (page) => Number(await page.locator('#trainer-rating').getAttribute('data-rating'));

@@ -17,7 +17,7 @@ import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
-import {idle, keptKeys, newGame, playToTheEnd} from './board-actions.mjs';
+import {idle, keptKeys, newGame, playToTheEnd, solveLine} from './board-actions.mjs';
 
 const BINARY = process.env.MANCALA_BINARY;
 const STATIC = process.env.MANCALA_WEB_STATIC;
@@ -342,14 +342,7 @@ test('every level, records, the daily puzzle and the puzzle trainer work on the 
   const id = await page.locator('#trainer').getAttribute('data-id');
   const asked = library.puzzles.find((p) => p.id === id);
   assert.ok(asked, `puzzle ${id} is in the library`);
-  for (let k = 0; k < asked.line.length; ++k) {
-    const letter = asked.line[k];
-    if (letter !== letter.toUpperCase()) continue;
-    await page.waitForSelector(`#trainer[data-step="${k}"]`);
-    await idle(page);
-    await page.keyboard.press(letter.toLowerCase());
-  }
-  await page.waitForSelector('#trainer[data-status="solved"]');
+  await solveLine(page, asked);
   await close(session);
 });
 

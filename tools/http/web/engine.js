@@ -71,16 +71,6 @@ function start() {
   engine = new Answerer(url, 'engine');
   analyst = new Answerer(url, 'analyst');
   tables = new Worker(url, {type: 'module', name: 'tables'});
-  // The WebAssembly is compiled once, here (off the main thread, while it downloads), and the
-  // compiled module handed to the three workers: three compilations of it competed for a slow
-  // phone's cores while the first board waited on one. null: each worker loads it itself.
-  WebAssembly.compileStreaming(fetch(new URL('mancala-engine.wasm', import.meta.url)))
-      .catch(() => null)
-      .then((module) => {
-        for (const worker of [engine.worker, analyst.worker, tables]) {
-          worker.postMessage({type: 'module', module});
-        }
-      });
   tables.onmessage = ({data}) => {
     if (data.game && data.table) tableOf.set(data.game, data.table);
     if (data.type === 'restored') {

@@ -56,6 +56,7 @@
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
 #include "solver/tables/layer_progress.h"
+#include "solver/tables/retrograde_kalah.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 
@@ -85,8 +86,11 @@ class RetrogradeBuilder {
 
   // Builds layer `seeds`; the layers below must be present (built, set or held elsewhere).
   // Returns the values, also kept for the layers above (and not moved while later layers are
-  // built, so another thread may read them meanwhile, e.g. to write them).
-  std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {});
+  // built, so another thread may read them meanwhile, e.g. to write them). Built in one pass,
+  // the layer is valued pair of sub-layers by pair, and `before_pair` is called before each
+  // (value_kalah_layer), e.g. to read ahead the parts of the layers below that the pair reads.
+  std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {},
+                                      const KalahPairHook& before_pair = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
   // Frees the builder's copy of layer `seeds` and reads `values` (the same bytes, held elsewhere,
@@ -124,7 +128,8 @@ class RetrogradeBuilder {
  private:
   template <GameKind K>
   void build_by_levels(int seeds, const LayerProgressFn& progress);
-  void build_in_one_pass(int seeds, const LayerProgressFn& progress);
+  void build_in_one_pass(int seeds, const LayerProgressFn& progress,
+                         const KalahPairHook& before_pair);
 
   Rules rules_;
   int max_seeds_;

@@ -85,26 +85,30 @@ class KalahLayerPass {
     work_out_rows();
   }
 
-  void run(int threads, const std::string& phase, const LayerProgressFn& progress) {
+  void run(int threads, const std::string& phase, const LayerProgressFn& progress,
+           const KalahPairHook& before_pair) {
     uint64_t done = 0;
-    for (int potential = 0; potential <= seeds_ * H; ++potential) {
-      const std::vector<Tile> tiles = tiles_of(potential);
-      uint64_t positions = 0;
-      for (const Tile& t : tiles) positions += t.positions();
-      if (positions == 0) continue;
+    for (const SubLayer pair : kalah_pairs(seeds_)) {
+      if (before_pair) before_pair(pair);
+      for (int potential = 0; potential <= seeds_ * H; ++potential) {
+        const std::vector<Tile> tiles = tiles_of(potential, pair);
+        uint64_t positions = 0;
+        for (const Tile& t : tiles) positions += t.positions();
+        if (positions == 0) continue;
 #pragma omp parallel num_threads(threads)
-      {
-        Pipeline pipe;
+        {
+          Pipeline pipe;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (size_t i = 0; i < tiles.size(); ++i) {
-          const Tile& t = tiles[i];
-          for (uint32_t a = t.a_begin; a < t.a_end; ++a)
-            for (uint32_t b = t.b_begin; b < t.b_end; ++b) pipe.push(*this, a, b);
+          for (size_t i = 0; i < tiles.size(); ++i) {
+            const Tile& t = tiles[i];
+            for (uint32_t a = t.a_begin; a < t.a_end; ++a)
+              for (uint32_t b = t.b_begin; b < t.b_end; ++b) pipe.push(*this, a, b);
+          }
+          pipe.drain(*this);
         }
-        pipe.drain(*this);
+        done += positions;
+        if (progress) progress({seeds_, phase, done, layer_size_});
       }
-      done += positions;
-      if (progress) progress({seeds_, phase, done, layer_size_});
     }
   }
 
@@ -322,15 +326,26 @@ class KalahLayerPass {
     return moves;
   }
 
-  std::vector<Tile> tiles_of(int potential) const {
+  // The positions of pair `pair` (kalah_sub_layers.h) of this potential, in tiles of at most
+  // kTilePositions (but at least one mover's row): a potential of a pair can be a few large
+  // groups of rows, which would leave a thread idle while another finishes the last of them.
+  static constexpr uint64_t kTilePositions = uint64_t{1} << 14;
+  std::vector<Tile> tiles_of(int potential, SubLayer pair) const {
     std::vector<Tile> tiles;
-    for (int n = 0; n <= seeds_; ++n)
+    const int sub_layers = pair.mover_seeds == pair.other_seeds ? 1 : 2;
+    for (int k = 0; k < sub_layers; ++k) {
+      const int n = k == 0 ? pair.mover_seeds : pair.other_seeds;
       for (int p = 0; p <= potential; ++p) {
         const uint32_t a0 = group_begin(n, p), a1 = group_begin(n, p + 1);
         const uint32_t b0 = group_begin(seeds_ - n, potential - p);
         const uint32_t b1 = group_begin(seeds_ - n, potential - p + 1);
-        if (a0 < a1 && b0 < b1) tiles.push_back({a0, a1, b0, b1});
+        if (a0 >= a1 || b0 >= b1) continue;
+        const uint32_t rows =
+            static_cast<uint32_t>(std::max<uint64_t>(1, kTilePositions / uint64_t{b1 - b0}));
+        for (uint32_t a = a0; a < a1; a += std::min(rows, a1 - a))
+          tiles.push_back({a, a + std::min(rows, a1 - a), b0, b1});
       }
+    }
     return tiles;
   }
 
@@ -457,9 +472,10 @@ class KalahLayerPass {
 template <int H>
 void run_pass(const Rules& rules, const TableIndex& index,
               const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values,
-              int threads, const std::string& phase, const LayerProgressFn& progress) {
+              int threads, const std::string& phase, const LayerProgressFn& progress,
+              const KalahPairHook& before_pair) {
   KalahLayerPass<H> pass(rules, index, layers, seeds, values);
-  pass.run(threads, phase, progress);
+  pass.run(threads, phase, progress, before_pair);
 }
 
 }  // namespace
@@ -467,20 +483,26 @@ void run_pass(const Rules& rules, const TableIndex& index,
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
-                       const LayerProgressFn& progress) {
+                       const LayerProgressFn& progress, const KalahPairHook& before_pair) {
   switch (rules.houses) {
     case 1:
-      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 2:
-      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 3:
-      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 4:
-      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 5:
-      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     default:
-      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
   }
 }
 

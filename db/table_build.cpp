@@ -1,5 +1,8 @@
 #include "db/table_build.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -11,12 +14,38 @@
 #include <vector>
 
 #include "db/file_io.h"
+#include "solver/tables/kalah_sub_layers.h"
 #include "solver/tables/table_index.h"
 #include "solver/util/stopwatch.h"
 
 namespace mancala::db {
 
 namespace {
+
+// Asks the kernel to read sub-layer `sub` of a layer mapped from a scratch file into its page
+// cache ahead of the reads (MADV_WILLNEED): the pair of sub-layers about to be valued reads its
+// values at random, and a fault on each page would wait for the disk one page at a time. The
+// sub-layer is a run of ranks per mover's row; runs one page or less apart are asked for in one
+// request (the kernel reads whole pages anyway).
+void read_ahead(std::span<const int8_t> mapped, const TableIndex& index, SubLayer sub) {
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto base = reinterpret_cast<uintptr_t>(mapped.data());
+  uintptr_t from = 0, to = 0;  // the request being gathered, in addresses
+  const auto ask = [&] {
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_WILLNEED);
+  };
+  for_each_sub_layer_run(index, sub, [&](uint64_t begin, uint64_t size) {
+    const uintptr_t first = (base + begin) / page * page, end = base + begin + size;
+    if (to > from && first <= to + page) {
+      to = std::max(to, end);
+    } else {
+      ask();
+      from = first;
+      to = end;
+    }
+  });
+  ask();
+}
 
 // Writes finished layers on a thread of its own, one after another in the order they were handed
 // over, while the caller builds the next ones, each compressed by `threads` threads. Its reports
@@ -149,13 +178,22 @@ Expected<bool> check_build_request(const BuildRequest& request) {
   return true;
 }
 
-uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
+BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds) {
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
-  uint64_t bytes = builder.bytes_to_build(max_seeds);
-  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s)
-    bytes += builder.index().layer_size(s);
-  if (max_seeds > 0) bytes += builder.index().layer_size(max_seeds - 1) / 2;
-  return bytes;
+  const TableIndex& index = builder.index();
+  BuildMemoryNeed need;
+  need.bytes = builder.bytes_to_build(max_seeds);
+  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s) need.bytes += index.layer_size(s);
+  if (max_seeds > 0) need.bytes += index.layer_size(max_seeds - 1) / 2;
+  if (builder.uses_one_pass() && max_seeds >= 2) {
+    const PairWorkingSet largest =
+        kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
+    const uint64_t below = index.layer_size(max_seeds - 1);
+    const uint64_t by_pairs =
+        builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions;
+    if (by_pairs < need.bytes) need = {by_pairs, largest.pair, largest.read_positions};
+  }
+  return need;
 }
 
 uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks) {
@@ -281,7 +319,18 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       report.seconds = seconds_since(start);
       writer.keep(std::move(report));
     } else {
-      const std::span<const int8_t> values = builder.build_layer(s, progress);
+      // A Kalah layer is valued pair of sub-layers by pair, each reading a known part of the
+      // layers below (kalah_sub_layers.h): the parts held in scratch files are read ahead.
+      KalahPairHook read_ahead_pair;
+      bool mapped_below = false;
+      for (int t = 0; t < s; ++t) mapped_below = mapped_below || builder.held_elsewhere(t);
+      if (builder.uses_one_pass() && mapped_below)
+        read_ahead_pair = [&builder](SubLayer pair) {
+          for (const SubLayer sub : kalah_pair_reads(builder.rules(), pair))
+            if (builder.held_elsewhere(sub.seeds()))
+              read_ahead(builder.layer(sub.seeds()), builder.index(), sub);
+        };
+      const std::span<const int8_t> values = builder.build_layer(s, progress, read_ahead_pair);
       if (Expected<bool> ok = scratch_sound(); !ok) return ok;
       held_bytes += values.size();
       report.levels = builder.last_level_count();

@@ -63,6 +63,34 @@ TEST(KalahSubLayers, SizesCountThePositionsOfEachSubLayer) {
   }
 }
 
+TEST(KalahSubLayers, RunsHoldExactlyTheRanksOfTheirSubLayer) {
+  for (int houses : {1, 2, 6}) {
+    const TableIndex index(2 * houses, 9);
+    for (int s = 0; s <= 9; ++s) {
+      // owner[r]: the mover's seeds of the sub-layer whose runs hold rank r (-1: none yet).
+      std::vector<int> owner(index.layer_size(s), -1);
+      for (int m = 0; m <= s; ++m) {
+        uint64_t last_end = 0;
+        for_each_sub_layer_run(index, {m, s - m}, [&](uint64_t begin, uint64_t size) {
+          EXPECT_GE(begin, last_end) << "in rising order, apart";
+          last_end = begin + size;
+          for (uint64_t r = begin; r < begin + size; ++r) {
+            ASSERT_LT(r, owner.size());
+            EXPECT_EQ(owner[r], -1) << "rank " << r << " in two runs";
+            owner[r] = m;
+          }
+        });
+      }
+      for (uint64_t r = 0; r < index.layer_size(s); ++r) {
+        TableKey key;
+        index.unrank(r, s, key.counts.data());
+        EXPECT_EQ(owner[r], sub_layer_of(position_from_key(key.counts.data(), houses)).mover_seeds)
+            << houses << " houses, layer " << s << ", rank " << r;
+      }
+    }
+  }
+}
+
 // The sub-layers a pair is said to read are exactly those its positions' moves lead to below the
 // layer (the end of the game, layer 0, aside), and its inner moves stay in the pair.
 TEST(KalahSubLayers, APairReadsExactlyTheSubLayersItsMovesLeadTo) {

@@ -27,9 +27,11 @@
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "solver/rules/rules.h"
+#include "solver/tables/table_index.h"
 
 namespace mancala {
 
@@ -42,6 +44,12 @@ struct SubLayer {
 
 // Positions of sub-layer `sub` with `houses` houses a side: C(m+h-1, h-1) * C(o+h-1, h-1).
 uint64_t sub_layer_size(int houses, SubLayer sub);
+
+// Calls visit(begin, size) for each run of consecutive ranks [begin, begin + size) that sub-layer
+// `sub` is made of in its layer (`index` ranks the layer: 2 * houses slots), one run per mover's
+// row, in rising order of begin.
+void for_each_sub_layer_run(const TableIndex& index, SubLayer sub,
+                            const std::function<void(uint64_t begin, uint64_t size)>& visit);
 
 // The pairs of layer `seeds`, each named by its sub-layer (m, o) with m >= o (the other being
 // (o, m)), in the order a layer is valued: m falling, so that pairs valued one after the other
@@ -65,7 +73,11 @@ struct PairWorkingSet {
   uint64_t bytes() const { return pair_positions + read_positions; }
 };
 
-// The pair of layer `seeds` whose working set is the largest, and that working set.
-PairWorkingSet kalah_largest_pair_working_set(const Rules& rules, int seeds);
+// The pair of layer `seeds` whose working set is the largest, and that working set; with
+// `read_below`, only the reads of layers of fewer seeds count (those above are held anyway).
+PairWorkingSet kalah_largest_pair_working_set(const Rules& rules, int seeds, int read_below);
+inline PairWorkingSet kalah_largest_pair_working_set(const Rules& rules, int seeds) {
+  return kalah_largest_pair_working_set(rules, seeds, seeds);
+}
 
 }  // namespace mancala

@@ -22,28 +22,36 @@ namespace mancala::db {
 
 namespace {
 
-// Asks the kernel to read sub-layer `sub` of a layer mapped from a scratch file into its page
-// cache ahead of the reads (MADV_WILLNEED): the pair of sub-layers about to be valued reads its
-// values at random, and a fault on each page would wait for the disk one page at a time. The
-// sub-layer is a run of ranks per mover's row; runs one page or less apart are asked for in one
-// request (the kernel reads whole pages anyway).
-void read_ahead(std::span<const int8_t> mapped, const TableIndex& index, SubLayer sub) {
+// Asks the kernel to read the sub-layers `subs` of a layer mapped from a scratch file into its
+// page cache ahead of the reads (MADV_WILLNEED): the pair of sub-layers about to be valued reads
+// their values at random, and a fault on each page would wait for the disk one page at a time.
+// A sub-layer is a run of ranks per mover's row, interleaved in rank order with the runs of the
+// sub-layers beside it ((m - 1, o + 1) and (m + 1, o - 1)), which a pair mostly reads too: the
+// runs of all of them are sorted and those one page or less apart asked for in one request (the
+// kernel reads whole pages anyway), a few requests instead of one per run.
+void read_ahead(std::span<const int8_t> mapped, const TableIndex& index,
+                const std::vector<SubLayer>& subs) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // [begin, end) in ranks
+  for (const SubLayer sub : subs)
+    for_each_sub_layer_run(
+        index, sub, [&](uint64_t begin, uint64_t size) { runs.emplace_back(begin, begin + size); });
+  std::sort(runs.begin(), runs.end());
   const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto base = reinterpret_cast<uintptr_t>(mapped.data());
   uintptr_t from = 0, to = 0;  // the request being gathered, in addresses
   const auto ask = [&] {
     if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_WILLNEED);
   };
-  for_each_sub_layer_run(index, sub, [&](uint64_t begin, uint64_t size) {
-    const uintptr_t first = (base + begin) / page * page, end = base + begin + size;
+  for (const auto& [begin, end] : runs) {
+    const uintptr_t first = (base + begin) / page * page;
     if (to > from && first <= to + page) {
-      to = std::max(to, end);
+      to = std::max<uintptr_t>(to, base + end);
     } else {
       ask();
       from = first;
-      to = end;
+      to = base + end;
     }
-  });
+  }
   ask();
 }
 
@@ -325,10 +333,13 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       bool mapped_below = false;
       for (int t = 0; t < s; ++t) mapped_below = mapped_below || builder.held_elsewhere(t);
       if (builder.uses_one_pass() && mapped_below)
-        read_ahead_pair = [&builder](SubLayer pair) {
+        read_ahead_pair = [&builder, s](SubLayer pair) {
+          std::vector<std::vector<SubLayer>> by_layer(static_cast<size_t>(s));
           for (const SubLayer sub : kalah_pair_reads(builder.rules(), pair))
-            if (builder.held_elsewhere(sub.seeds()))
-              read_ahead(builder.layer(sub.seeds()), builder.index(), sub);
+            by_layer[static_cast<size_t>(sub.seeds())].push_back(sub);
+          for (int t = 0; t < s; ++t)
+            if (builder.held_elsewhere(t) && !by_layer[static_cast<size_t>(t)].empty())
+              read_ahead(builder.layer(t), builder.index(), by_layer[static_cast<size_t>(t)]);
         };
       const std::span<const int8_t> values = builder.build_layer(s, progress, read_ahead_pair);
       if (Expected<bool> ok = scratch_sound(); !ok) return ok;

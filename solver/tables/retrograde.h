@@ -23,7 +23,11 @@
 // inner moves form a directed acyclic graph. The pass values the positions of the layer in order
 // of rising potential, so that every inner child is valued before its parent and every other
 // child lies in a layer below: each position and each move is looked at once, from values
-// already known, and the layer needs one byte per position. Positions of one potential are
+// already known, and the layer needs one byte per position. Asked to (a hook before each pair,
+// build_layer), the pass goes pair of sub-layers by pair instead (kalah_sub_layers.h: inner moves
+// keep the seeds on each row, so only the positions with m and o seeds on the rows and those with
+// o and m reach each other), each pair in order of rising potential and reading a known part of
+// the layers below. Positions of one potential are
 // independent of each other: the threads share them out, and the result does not depend on their
 // number. (Measured against a memoised depth-first descent, which values a position's inner
 // children first by recursion: the descent was 1.3 to 1.6 times slower, its reads waiting on

@@ -71,12 +71,12 @@ Expected<bool> check_build_request(const BuildRequest& request);
 // machine of 25.3 GB; 0..33 needs 23.7 GB, and there, with 16.9 GB for the layers, valued its
 // last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
 //
-// A Kalah layer is valued pair of sub-layers by pair instead (kalah_sub_layers.h), each pair
-// reading a known part of the layers below, which the builder reads ahead from the scratch files:
-// then it needs the layer being built, the layer below until the writer is done with it, the
-// writer's coded bytes of it, and the largest part of the layers further down that one pair reads
-// (the page cache holds it). Kalah 6 houses, 0..33: 20.4 GB (the pair (19, 14) reading 4.1 GB of
-// layers 0..31); 0..34: 27.2 GB. Whichever way needs less is the need.
+// Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
+// (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
+// reads ahead from them: then it needs the layer being built, the layer below until the writer is
+// done with it, the writer's coded bytes of it, and the largest part of the layers further down
+// that one pair reads (the page cache holds it). Kalah 6 houses, 0..33: 20.4 GB (the pair (19, 14)
+// reading 4.1 GB of layers 0..31); 0..34: 27.2 GB. Whichever way needs less is the need.
 struct BuildMemoryNeed {
   uint64_t bytes = 0;
   // By sub-layers: the pair whose reads are the largest, and those reads (positions, one byte

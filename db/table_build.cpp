@@ -1,5 +1,8 @@
 #include "db/table_build.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -11,12 +14,46 @@
 #include <vector>
 
 #include "db/file_io.h"
+#include "solver/tables/kalah_sub_layers.h"
 #include "solver/tables/table_index.h"
 #include "solver/util/stopwatch.h"
 
 namespace mancala::db {
 
 namespace {
+
+// Asks the kernel to read the sub-layers `subs` of a layer mapped from a scratch file into its
+// page cache ahead of the reads (MADV_WILLNEED): the pair of sub-layers about to be valued reads
+// their values at random, and a fault on each page would wait for the disk one page at a time.
+// A sub-layer is a run of ranks per mover's row, interleaved in rank order with the runs of the
+// sub-layers beside it ((m - 1, o + 1) and (m + 1, o - 1)), which a pair mostly reads too: the
+// runs of all of them are sorted and those one page or less apart asked for in one request (the
+// kernel reads whole pages anyway): for layer 34, 8.3 M requests instead of 48 M runs.
+void read_ahead(std::span<const int8_t> mapped, const TableIndex& index,
+                const std::vector<SubLayer>& subs) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // [begin, end) in ranks
+  for (const SubLayer sub : subs)
+    for_each_sub_layer_run(
+        index, sub, [&](uint64_t begin, uint64_t size) { runs.emplace_back(begin, begin + size); });
+  std::sort(runs.begin(), runs.end());
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto base = reinterpret_cast<uintptr_t>(mapped.data());
+  uintptr_t from = 0, to = 0;  // the request being gathered, in addresses
+  const auto ask = [&] {
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_WILLNEED);
+  };
+  for (const auto& [begin, end] : runs) {
+    const uintptr_t first = (base + begin) / page * page;
+    if (to > from && first <= to + page) {
+      to = std::max<uintptr_t>(to, base + end);
+    } else {
+      ask();
+      from = first;
+      to = base + end;
+    }
+  }
+  ask();
+}
 
 // Writes finished layers on a thread of its own, one after another in the order they were handed
 // over, while the caller builds the next ones, each compressed by `threads` threads. Its reports
@@ -149,13 +186,22 @@ Expected<bool> check_build_request(const BuildRequest& request) {
   return true;
 }
 
-uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
+BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds) {
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
-  uint64_t bytes = builder.bytes_to_build(max_seeds);
-  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s)
-    bytes += builder.index().layer_size(s);
-  if (max_seeds > 0) bytes += builder.index().layer_size(max_seeds - 1) / 2;
-  return bytes;
+  const TableIndex& index = builder.index();
+  BuildMemoryNeed need;
+  need.bytes = builder.bytes_to_build(max_seeds);
+  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s) need.bytes += index.layer_size(s);
+  if (max_seeds > 0) need.bytes += index.layer_size(max_seeds - 1) / 2;
+  if (builder.uses_one_pass() && max_seeds >= 2) {
+    const PairWorkingSet largest =
+        kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
+    const uint64_t below = index.layer_size(max_seeds - 1);
+    const uint64_t by_pairs =
+        builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions;
+    if (by_pairs < need.bytes) need = {by_pairs, largest.pair, largest.read_positions};
+  }
+  return need;
 }
 
 uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks) {
@@ -281,7 +327,21 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       report.seconds = seconds_since(start);
       writer.keep(std::move(report));
     } else {
-      const std::span<const int8_t> values = builder.build_layer(s, progress);
+      // Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair,
+      // each pair reading a known part of the layers below (kalah_sub_layers.h), read ahead.
+      KalahPairHook read_ahead_pair;
+      bool mapped_below = false;
+      for (int t = 0; t < s; ++t) mapped_below = mapped_below || builder.held_elsewhere(t);
+      if (builder.uses_one_pass() && mapped_below)
+        read_ahead_pair = [&builder, s](SubLayer pair) {
+          std::vector<std::vector<SubLayer>> by_layer(static_cast<size_t>(s));
+          for (const SubLayer sub : kalah_pair_reads(builder.rules(), pair))
+            by_layer[static_cast<size_t>(sub.seeds())].push_back(sub);
+          for (int t = 0; t < s; ++t)
+            if (builder.held_elsewhere(t) && !by_layer[static_cast<size_t>(t)].empty())
+              read_ahead(builder.layer(t), builder.index(), by_layer[static_cast<size_t>(t)]);
+        };
+      const std::span<const int8_t> values = builder.build_layer(s, progress, read_ahead_pair);
       if (Expected<bool> ok = scratch_sound(); !ok) return ok;
       held_bytes += values.size();
       report.levels = builder.last_level_count();

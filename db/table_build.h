@@ -12,6 +12,7 @@
 #include <string>
 
 #include "db/table_file.h"
+#include "solver/tables/kalah_sub_layers.h"
 #include "solver/tables/retrograde.h"
 
 namespace mancala::db {
@@ -61,14 +62,32 @@ struct LayerReport {
 Expected<bool> check_build_request(const BuildRequest& request);
 
 // The memory a build on one machine needs to run at memory speed while it builds its last layer,
-// whatever BuildRequest::layer_memory says: the layer being built, the three layers below it
-// (nearly every child's value is read from them: a move into a store or past it takes one seed
-// off the board, most captures two to four; a mapped one the page cache cannot hold is read back
-// from disk at random), and the writer's coded bytes of the layer below (under 4 bits a
-// position). Kalah 0..32 needs 17.6 GB and built its last layer at 31 M positions a second on a
+// whatever BuildRequest::layer_memory says. Read at random from every layer below, the layers
+// below would have to be held whole: the layer being built, the three layers below it (nearly
+// every child's value is read from them: a move into a store or past it takes one seed off the
+// board, most captures two to four; a mapped one the page cache cannot hold is read back from
+// disk at random), and the writer's coded bytes of the layer below (under 4 bits a position).
+// Kalah 0..32 needs 17.6 GB that way and built its last layer at 31 M positions a second on a
 // machine of 25.3 GB; 0..33 needs 23.7 GB, and there, with 16.9 GB for the layers, valued its
 // last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
-uint64_t build_memory_needed(const Rules& rules, int max_seeds);
+//
+// Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
+// (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
+// reads ahead from them: then it needs the layer being built, the layer below until the writer is
+// done with it, the writer's coded bytes of it, and the largest part of the layers further down
+// that one pair reads (the page cache holds it). Kalah 6 houses, 0..33: 20.4 GB (the pair (19, 14)
+// reading 4.1 GB of layers 0..31); 0..34: 27.2 GB. Whichever way needs less is the need.
+struct BuildMemoryNeed {
+  uint64_t bytes = 0;
+  // By sub-layers: the pair whose reads are the largest, and those reads (positions, one byte
+  // each). None: the three layers below.
+  std::optional<SubLayer> pair;
+  uint64_t pair_reads = 0;
+};
+BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds);
+inline uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
+  return build_memory_need(rules, max_seeds).bytes;
+}
 
 // What a build may take of a machine's memory (`build_memory_needed`, or the parts of the ranks a
 // machine runs): nine tenths, the rest left to the system and the page cache.

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "solver/rules/moves.h"
+#include "solver/tables/kalah_sub_layers.h"
 #include "solver/tables/retrograde.h"
+#include "solver/tables/retrograde_kalah.h"
 
 // A namespace per file: the suite is compiled in unity batches.
 namespace mancala::retrograde_test {
@@ -165,6 +167,58 @@ TEST(Retrograde, KalahOnePassGivesTheLevelAlgorithmsBytes) {
         ASSERT_TRUE(std::ranges::equal(one_pass.build_layer(s), levels.build_layer(s)))
             << rules.name() << " layer " << s;
     }
+}
+
+// The pass values a layer pair of sub-layers by pair, each reading below only the sub-layers the
+// pair is said to read (and layer 0): with every other value below spoiled while a pair is
+// valued, the layer comes out the same. A value read from a spoiled place would change the
+// position's value in one of the two runs, spoiled high or low (the value after a move counts
+// with either sign). Houses enough for captures and sowings round the board, both rules, one
+// and two threads.
+TEST(Retrograde, KalahPassReadsOnlyTheSubLayersEachPairIsSaidToRead) {
+  for (const char* game : {"kalah", "kalah:6:4:empty-capture", "kalah:3:4", "kalah:2:4"}) {
+    const Rules rules = *table_rules_for(*parse_rules(game));
+    const int h = rules.houses, top = h == 6 ? 9 : 16;
+    RetrogradeBuilder built(rules, top);
+    std::vector<std::vector<int8_t>> layers;
+    for (int s = 0; s <= top; ++s) layers.push_back(as_vector(built.build_layer(s)));
+    // mover_seeds[t][r]: the seeds on the side to move's row of rank r of layer t.
+    std::vector<std::vector<int>> mover_seeds;
+    for (int t = 0; t <= top; ++t) {
+      std::vector<int>& of = mover_seeds.emplace_back();
+      for (uint64_t r = 0; r < built.index().layer_size(t); ++r) {
+        TableKey key;
+        built.index().unrank(r, t, key.counts.data());
+        of.push_back(position_from_key(key.counts.data(), h).seeds_in_houses(Side::South));
+      }
+    }
+    for (int s = 1; s <= top; ++s)
+      for (const int8_t spoiled : {int8_t{100}, int8_t{-100}})
+        for (const int threads : {1, 2}) {
+          std::vector<std::vector<int8_t>> below(layers.begin(), layers.begin() + s);
+          const std::vector<std::span<const int8_t>> views(below.begin(), below.end());
+          int pairs = 0;
+          const auto spoil_all_but_reads = [&](SubLayer pair) {
+            ++pairs;
+            const std::vector<SubLayer> reads = kalah_pair_reads(rules, pair);
+            for (int t = 0; t < s; ++t)
+              for (size_t r = 0; r < below[static_cast<size_t>(t)].size(); ++r) {
+                const SubLayer sub{mover_seeds[static_cast<size_t>(t)][r],
+                                   t - mover_seeds[static_cast<size_t>(t)][r]};
+                const bool read = t == 0 || std::ranges::binary_search(reads, sub);
+                below[static_cast<size_t>(t)][r] =
+                    read ? layers[static_cast<size_t>(t)][r] : spoiled;
+              }
+          };
+          std::vector<int8_t> values(built.index().layer_size(s));
+          value_kalah_layer(rules, built.index(), views, s, values.data(), threads, "values", {},
+                            spoil_all_but_reads);
+          EXPECT_EQ(pairs, static_cast<int>(kalah_pairs(s).size()));
+          ASSERT_EQ(values, layers[static_cast<size_t>(s)])
+              << game << " layer " << s << " spoiled " << int(spoiled) << ", " << threads
+              << " threads";
+        }
+  }
 }
 
 // Every inner move p -> c is found again by un-sowing from c.

@@ -82,19 +82,32 @@ TEST(Validation, ControlGroupMemoryLimitsReadAsBytesAndMaxAsNoLimit) {
 }
 
 // A one-machine build needs its last layer and the three below it in memory (the writer's bytes
-// too), and is refused up front when the machine cannot hold them, naming the deepest that fits.
+// too), or for Kalah, valued pair of sub-layers by pair, its last layer, the one below, the
+// writer's bytes and what one pair reads further down, and is refused up front when the machine
+// cannot hold them, naming the deepest that fits.
 TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFits) {
   const Rules kalah = Rules::kalah();
-  // Layers 7..10 of 12 houses (10 seeds: 352 716 positions), and half of layer 9 for the writer.
-  EXPECT_EQ(db::build_memory_needed(kalah, 10), 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  // Layers 7..10 of 12 houses (10 seeds: 352 716 positions), and half of layer 9 for the writer;
   // Oware's level algorithm takes three bytes a position of the layer it builds.
   EXPECT_EQ(db::build_memory_needed(Rules::oware(), 10),
             3 * 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  EXPECT_FALSE(db::build_memory_need(Rules::oware(), 10).pair);
+  // Kalah: layers 10 and 9, half of 9, and the largest part of layers 0..8 that a pair reads,
+  // which is less than layers 8 and 7 whole.
+  const db::BuildMemoryNeed by_pairs = db::build_memory_need(kalah, 10);
+  ASSERT_TRUE(by_pairs.pair);
+  EXPECT_EQ(by_pairs.pair_reads,
+            kalah_largest_pair_working_set(*table_rules_for(kalah), 10, 9).read_positions);
+  EXPECT_LT(by_pairs.pair_reads, 75582u + 31824u);
+  EXPECT_EQ(by_pairs.bytes, 352716u + 167960u + 167960u / 2 + by_pairs.pair_reads);
   EXPECT_TRUE(check_build_fits_machine(kalah, 20));
   // 64 seeds: some 10^12 positions in the last layer, terabytes.
   const Expected<bool> deep = check_build_fits_machine(kalah, 64);
   ASSERT_FALSE(deep);
   EXPECT_NE(deep.error().find("layers up to 64 seeds need about"), std::string::npos)
+      << deep.error();
+  EXPECT_NE(deep.error().find("the layers further down that its largest pair of sub-layers, ("),
+            std::string::npos)
       << deep.error();
   const size_t at = deep.error().find("the deepest build that fits here goes to ");
   ASSERT_NE(at, std::string::npos) << deep.error();

@@ -80,9 +80,10 @@ void RetrogradeBuilder::hold_layer_elsewhere(int seeds, std::span<const int8_t> 
   std::vector<int8_t>().swap(owned_[s]);  // the memory goes back now, not at the end
 }
 
-std::span<const int8_t> RetrogradeBuilder::build_layer(int seeds, const LayerProgressFn& progress) {
+std::span<const int8_t> RetrogradeBuilder::build_layer(int seeds, const LayerProgressFn& progress,
+                                                       const KalahPairHook& before_pair) {
   if (one_pass_)
-    build_in_one_pass(seeds, progress);
+    build_in_one_pass(seeds, progress, before_pair);
   else if (rules_.kind == GameKind::Oware)
     build_by_levels<GameKind::Oware>(seeds, progress);
   else
@@ -90,10 +91,12 @@ std::span<const int8_t> RetrogradeBuilder::build_layer(int seeds, const LayerPro
   return views_[static_cast<size_t>(seeds)];
 }
 
-void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& progress) {
+void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& progress,
+                                          const KalahPairHook& before_pair) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<int8_t> values = new_layer_values(index_.layer_size(seeds));
-  value_kalah_layer(rules_, index_, views_, seeds, values.data(), threads_, "values", progress);
+  value_kalah_layer(rules_, index_, views_, seeds, values.data(), threads_, "values", progress,
+                    before_pair);
   last_levels_ = 0;
   last_level_scans_ = 0;
   last_timings_ = {0, 0, seconds_since(start)};

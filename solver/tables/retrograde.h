@@ -23,7 +23,11 @@
 // inner moves form a directed acyclic graph. The pass values the positions of the layer in order
 // of rising potential, so that every inner child is valued before its parent and every other
 // child lies in a layer below: each position and each move is looked at once, from values
-// already known, and the layer needs one byte per position. Positions of one potential are
+// already known, and the layer needs one byte per position. Asked to (a hook before each pair,
+// build_layer), the pass goes pair of sub-layers by pair instead (kalah_sub_layers.h: inner moves
+// keep the seeds on each row, so only the positions with m and o seeds on the rows and those with
+// o and m reach each other), each pair in order of rising potential and reading a known part of
+// the layers below. Positions of one potential are
 // independent of each other: the threads share them out, and the result does not depend on their
 // number. (Measured against a memoised depth-first descent, which values a position's inner
 // children first by recursion: the descent was 1.3 to 1.6 times slower, its reads waiting on
@@ -56,6 +60,7 @@
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
 #include "solver/tables/layer_progress.h"
+#include "solver/tables/retrograde_kalah.h"
 #include "solver/tables/table_index.h"
 #include "solver/tables/table_rules.h"
 
@@ -85,8 +90,11 @@ class RetrogradeBuilder {
 
   // Builds layer `seeds`; the layers below must be present (built, set or held elsewhere).
   // Returns the values, also kept for the layers above (and not moved while later layers are
-  // built, so another thread may read them meanwhile, e.g. to write them).
-  std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {});
+  // built, so another thread may read them meanwhile, e.g. to write them). Built in one pass,
+  // the layer is valued pair of sub-layers by pair, and `before_pair` is called before each
+  // (value_kalah_layer), e.g. to read ahead the parts of the layers below that the pair reads.
+  std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {},
+                                      const KalahPairHook& before_pair = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
   // Frees the builder's copy of layer `seeds` and reads `values` (the same bytes, held elsewhere,
@@ -124,7 +132,8 @@ class RetrogradeBuilder {
  private:
   template <GameKind K>
   void build_by_levels(int seeds, const LayerProgressFn& progress);
-  void build_in_one_pass(int seeds, const LayerProgressFn& progress);
+  void build_in_one_pass(int seeds, const LayerProgressFn& progress,
+                         const KalahPairHook& before_pair);
 
   Rules rules_;
   int max_seeds_;

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <climits>
+#include <cstdint>
 
 #include "solver/rules/moves.h"
 
@@ -34,6 +35,14 @@ namespace mancala {
 // the number of threads. (A memoised depth-first descent, valuing a position's inner children
 // first by recursion, measured 1.3 to 1.6 times slower on one thread: three quarters of the
 // positions are reached by the recursion, whose reads wait one after another.)
+//
+// An inner move also keeps the seeds on each row: a position of sub-layer (m, o) (m seeds on the
+// mover's row, o on the other) has its inner children in (o, m), so the pass can go pair of
+// sub-layers by pair (kalah_sub_layers.h), each in order of rising potential, and a pair's other
+// children lie in a few sub-layers of the layers below, known beforehand: a build whose layers
+// below do not fit in memory has only those to hold while it values the pair. It does when asked
+// (a hook before each pair); in memory, the whole layer goes potential by potential, in fewer
+// parallel loops.
 //
 // ---------------------------------------------------------------- rows and ranks
 //
@@ -85,26 +94,45 @@ class KalahLayerPass {
     work_out_rows();
   }
 
-  void run(int threads, const std::string& phase, const LayerProgressFn& progress) {
+  // With `before_pair`, pair of sub-layers by pair; without, the whole layer at once, each
+  // potential one parallel loop over all its positions: pair by pair, a layer goes through a
+  // parallel loop per pair and potential, about s/2 times as many, and on two threads (measured
+  // on layer 24 with the machine's other core busy) their ends cost 5-10% of the time.
+  void run(int threads, const std::string& phase, const LayerProgressFn& progress,
+           const KalahPairHook& before_pair) {
+    std::vector<std::vector<int>> groups;  // each: the seeds on the mover's row of its sub-layers
+    if (before_pair) {
+      for (const SubLayer pair : kalah_pairs(seeds_))
+        groups.push_back(pair.mover_seeds == pair.other_seeds
+                             ? std::vector<int>{pair.mover_seeds}
+                             : std::vector<int>{pair.mover_seeds, pair.other_seeds});
+    } else {
+      groups.emplace_back();
+      for (int n = 0; n <= seeds_; ++n) groups.back().push_back(n);
+    }
+    const uint64_t most_in_a_tile = before_pair ? kTilePositions : UINT64_MAX;
     uint64_t done = 0;
-    for (int potential = 0; potential <= seeds_ * H; ++potential) {
-      const std::vector<Tile> tiles = tiles_of(potential);
-      uint64_t positions = 0;
-      for (const Tile& t : tiles) positions += t.positions();
-      if (positions == 0) continue;
+    for (const std::vector<int>& group : groups) {
+      if (before_pair) before_pair({group.front(), seeds_ - group.front()});
+      for (int potential = 0; potential <= seeds_ * H; ++potential) {
+        const std::vector<Tile> tiles = tiles_of(potential, group, most_in_a_tile);
+        uint64_t positions = 0;
+        for (const Tile& t : tiles) positions += t.positions();
+        if (positions == 0) continue;
 #pragma omp parallel num_threads(threads)
-      {
-        Pipeline pipe;
+        {
+          Pipeline pipe;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (size_t i = 0; i < tiles.size(); ++i) {
-          const Tile& t = tiles[i];
-          for (uint32_t a = t.a_begin; a < t.a_end; ++a)
-            for (uint32_t b = t.b_begin; b < t.b_end; ++b) pipe.push(*this, a, b);
+          for (size_t i = 0; i < tiles.size(); ++i) {
+            const Tile& t = tiles[i];
+            for (uint32_t a = t.a_begin; a < t.a_end; ++a)
+              for (uint32_t b = t.b_begin; b < t.b_end; ++b) pipe.push(*this, a, b);
+          }
+          pipe.drain(*this);
         }
-        pipe.drain(*this);
+        done += positions;
+        if (progress) progress({seeds_, phase, done, layer_size_});
       }
-      done += positions;
-      if (progress) progress({seeds_, phase, done, layer_size_});
     }
   }
 
@@ -322,14 +350,26 @@ class KalahLayerPass {
     return moves;
   }
 
-  std::vector<Tile> tiles_of(int potential) const {
+  // The positions of this potential in the sub-layers whose mover's rows hold `seeds_on_row`
+  // seeds, in tiles of at most `most` positions (but at least one mover's row). Pair by pair, a
+  // potential can be a few large groups of rows, which would leave a thread idle while another
+  // finishes the last of them.
+  static constexpr uint64_t kTilePositions = uint64_t{1} << 14;
+  std::vector<Tile> tiles_of(int potential, const std::vector<int>& seeds_on_row,
+                             uint64_t most) const {
     std::vector<Tile> tiles;
-    for (int n = 0; n <= seeds_; ++n)
+    for (const int n : seeds_on_row)
       for (int p = 0; p <= potential; ++p) {
         const uint32_t a0 = group_begin(n, p), a1 = group_begin(n, p + 1);
         const uint32_t b0 = group_begin(seeds_ - n, potential - p);
         const uint32_t b1 = group_begin(seeds_ - n, potential - p + 1);
-        if (a0 < a1 && b0 < b1) tiles.push_back({a0, a1, b0, b1});
+        if (a0 >= a1 || b0 >= b1) continue;
+        const uint64_t rows = std::max<uint64_t>(1, most / uint64_t{b1 - b0});
+        for (uint32_t a = a0; a < a1;) {
+          const uint32_t end = a1 - a <= rows ? a1 : a + static_cast<uint32_t>(rows);
+          tiles.push_back({a, end, b0, b1});
+          a = end;
+        }
       }
     return tiles;
   }
@@ -457,9 +497,10 @@ class KalahLayerPass {
 template <int H>
 void run_pass(const Rules& rules, const TableIndex& index,
               const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values,
-              int threads, const std::string& phase, const LayerProgressFn& progress) {
+              int threads, const std::string& phase, const LayerProgressFn& progress,
+              const KalahPairHook& before_pair) {
   KalahLayerPass<H> pass(rules, index, layers, seeds, values);
-  pass.run(threads, phase, progress);
+  pass.run(threads, phase, progress, before_pair);
 }
 
 }  // namespace
@@ -467,20 +508,26 @@ void run_pass(const Rules& rules, const TableIndex& index,
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
-                       const LayerProgressFn& progress) {
+                       const LayerProgressFn& progress, const KalahPairHook& before_pair) {
   switch (rules.houses) {
     case 1:
-      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 2:
-      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 3:
-      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 4:
-      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     case 5:
-      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
     default:
-      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress);
+      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress,
+                         before_pair);
   }
 }
 

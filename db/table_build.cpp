@@ -197,9 +197,10 @@ BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds) {
     const PairWorkingSet largest =
         kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
     const uint64_t below = index.layer_size(max_seeds - 1);
-    const uint64_t by_pairs =
+    need.pair = largest.pair;
+    need.pair_reads = largest.read_positions;
+    need.by_pairs_bytes =
         builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions;
-    if (by_pairs < need.bytes) need = {by_pairs, largest.pair, largest.read_positions};
   }
   return need;
 }

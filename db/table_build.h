@@ -73,16 +73,19 @@ Expected<bool> check_build_request(const BuildRequest& request);
 //
 // Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
 // (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
-// reads ahead from them: then it needs the layer being built, the layer below until the writer is
-// done with it, the writer's coded bytes of it, and the largest part of the layers further down
-// that one pair reads (the page cache holds it). Kalah 6 houses, 0..33: 20.4 GB (the pair (19, 14)
-// reading 4.1 GB of layers 0..31); 0..34: 27.2 GB. Whichever way needs less is the need.
+// reads ahead from them. Counted that way it would need the layer being built, the layer below
+// until the writer is done with it, the writer's coded bytes of it, and the largest part of the
+// layers further down that one pair reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14)
+// reading 4.1 GB of layers 0..31); 0..34, 27.2 GB. But the need stays the three layers below:
+// built so on this machine (2026-12-07), 0..33 valued its layer 33 at 0.1 M positions a second,
+// the disk reading 1.25 GB a second, as before (docs/endgame-tables.md, "Sub-layers").
 struct BuildMemoryNeed {
   uint64_t bytes = 0;
-  // By sub-layers: the pair whose reads are the largest, and those reads (positions, one byte
-  // each). None: the three layers below.
+  // Kalah only: the pair of sub-layers whose reads are the largest, those reads (positions, one
+  // byte each), and what a build by pairs would need by the count above (not the need).
   std::optional<SubLayer> pair;
   uint64_t pair_reads = 0;
+  uint64_t by_pairs_bytes = 0;
 };
 BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds);
 inline uint64_t build_memory_needed(const Rules& rules, int max_seeds) {

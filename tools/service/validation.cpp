@@ -231,14 +231,7 @@ Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
   if (need.bytes <= room) return true;
   int deepest = max_seeds - 1;
   while (deepest > 0 && db::build_memory_needed(rules, deepest) > room) --deepest;
-  const std::string parts =
-      need.pair ? fmt::format(
-                      "it, the layer below it until written, the writer's bytes and the "
-                      "{:.1f} GB of the layers further down that its largest pair of "
-                      "sub-layers, ({}, {}) and ({}, {}) seeds a row, reads",
-                      static_cast<double>(need.pair_reads) / 1e9, need.pair->mover_seeds,
-                      need.pair->other_seeds, need.pair->other_seeds, need.pair->mover_seeds)
-                : std::string("it, the three layers below it and the writer's bytes");
+  const std::string parts = "it, the three layers below it and the writer's bytes";
   return Error{fmt::format(
       "layers up to {} seeds need about {:.1f} GB of memory while the last is built ({}), and "
       "this machine has {:.1f} GB; the deepest build that fits here goes to {} seeds",

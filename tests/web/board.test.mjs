@@ -64,8 +64,10 @@ async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESK
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('requestfailed', (request) => {
-    // The page drops the analysis of a position the game has left: that is no failure.
-    const dropped = request.url().includes('/api/v1/analyse') &&
+    // The page drops the analysis of a position the game has left, and a reload drops the icon
+    // the browser was still fetching for the page it leaves: neither is a failure.
+    const dropped = (request.url().includes('/api/v1/analyse') ||
+                     request.url().endsWith('/favicon.svg')) &&
                     request.failure()?.errorText === 'net::ERR_ABORTED';
     if (!dropped) problems.push(`request failed: ${request.url()}`);
   });

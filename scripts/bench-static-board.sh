@@ -7,7 +7,7 @@
 # the cgroup file system's cpu controller). Builds the board (scripts/build-wasm.sh) unless
 # MANCALA_WEB_STATIC names one, serves it with python3's http.server on a loopback port, and
 # stops it after.
-# Usage: scripts/bench-static-board.sh [RUNS [quarter-cpu]]   (default 1; each run prints its figures)
+# Usage: scripts/bench-static-board.sh [RUNS [quarter-cpu]]   (RUNS: 1 by default; each prints)
 # Not part of the tests: the times depend on the machine and its load.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

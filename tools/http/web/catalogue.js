@@ -24,7 +24,7 @@ export async function loadCatalogue() {
 export function keepCatalogueFresh() {
   // The browser's own tables grow as its worker lands layers: read again, and drawn, once for
   // the layers landed while the last reading was under way (the first ten land within a few
-  // milliseconds; a redraw each held a slow phone's page for seconds).
+  // milliseconds: one reading and one redraw for them, not ten).
   if (inBrowser) {
     let reading = false;
     let again = false;

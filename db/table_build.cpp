@@ -186,23 +186,24 @@ Expected<bool> check_build_request(const BuildRequest& request) {
   return true;
 }
 
-BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds) {
+uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
-  const TableIndex& index = builder.index();
-  BuildMemoryNeed need;
-  need.bytes = builder.bytes_to_build(max_seeds);
-  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s) need.bytes += index.layer_size(s);
-  if (max_seeds > 0) need.bytes += index.layer_size(max_seeds - 1) / 2;
-  if (builder.uses_one_pass() && max_seeds >= 2) {
-    const PairWorkingSet largest =
-        kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
-    const uint64_t below = index.layer_size(max_seeds - 1);
-    need.pair = largest.pair;
-    need.pair_reads = largest.read_positions;
-    need.by_pairs_bytes =
-        builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions;
-  }
-  return need;
+  uint64_t bytes = builder.bytes_to_build(max_seeds);
+  for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s)
+    bytes += builder.index().layer_size(s);
+  if (max_seeds > 0) bytes += builder.index().layer_size(max_seeds - 1) / 2;
+  return bytes;
+}
+
+std::optional<BuildMemoryByPairs> build_memory_by_pairs(const Rules& rules, int max_seeds) {
+  const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
+  if (!builder.uses_one_pass() || max_seeds < 2) return std::nullopt;
+  const PairWorkingSet largest =
+      kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
+  const uint64_t below = builder.index().layer_size(max_seeds - 1);
+  return BuildMemoryByPairs{
+      largest.pair, largest.read_positions,
+      builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions};
 }
 
 uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks) {

@@ -71,26 +71,23 @@ Expected<bool> check_build_request(const BuildRequest& request);
 // machine of 25.3 GB; 0..33 needs 23.7 GB, and there, with 16.9 GB for the layers, valued its
 // last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
 //
+uint64_t build_memory_needed(const Rules& rules, int max_seeds);
+
 // Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
 // (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
-// reads ahead from them. Counted that way it would need the layer being built, the layer below
-// until the writer is done with it, the writer's coded bytes of it, and the largest part of the
-// layers further down that one pair reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14)
-// reading 4.1 GB of layers 0..31); 0..34, 27.2 GB. But the need stays the three layers below:
+// reads ahead from them. Counted that way a build would need the layer being built, the layer
+// below until the writer is done with it, the writer's coded bytes of it, and the largest part of
+// the layers further down that one pair reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14)
+// reading 4.1 GB of layers 0..31); 0..34, 27.2 GB. That is not the need (build_memory_needed):
 // built so on this machine (2026-12-07), 0..33 valued its layer 33 at 0.1 M positions a second,
 // the disk reading 1.25 GB a second, as before (docs/endgame-tables.md, "Sub-layers").
-struct BuildMemoryNeed {
-  uint64_t bytes = 0;
-  // Kalah only: the pair of sub-layers whose reads are the largest, those reads (positions, one
-  // byte each), and what a build by pairs would need by the count above (not the need).
-  std::optional<SubLayer> pair;
-  uint64_t pair_reads = 0;
-  uint64_t by_pairs_bytes = 0;
+struct BuildMemoryByPairs {
+  SubLayer pair;            // the pair of sub-layers whose reads are the largest
+  uint64_t pair_reads = 0;  // those reads, positions (one byte each)
+  uint64_t bytes = 0;       // what the build would need by the count above
 };
-BuildMemoryNeed build_memory_need(const Rules& rules, int max_seeds);
-inline uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
-  return build_memory_need(rules, max_seeds).bytes;
-}
+// Kalah only (a build valued in one pass); none for Oware or below 2 seeds.
+std::optional<BuildMemoryByPairs> build_memory_by_pairs(const Rules& rules, int max_seeds);
 
 // What a build may take of a machine's memory (`build_memory_needed`, or the parts of the ranks a
 // machine runs): nine tenths, the rest left to the system and the page cache.

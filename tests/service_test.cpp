@@ -92,16 +92,16 @@ TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFi
   // Oware's level algorithm takes three bytes a position of the layer it builds.
   EXPECT_EQ(db::build_memory_needed(Rules::oware(), 10),
             3 * 352716u + 167960u + 75582u + 31824u + 167960u / 2);
-  EXPECT_FALSE(db::build_memory_need(Rules::oware(), 10).pair);
+  EXPECT_FALSE(db::build_memory_by_pairs(Rules::oware(), 10));
   // Kalah: layers 10 and 9, half of 9, and the largest part of layers 0..8 that a pair reads,
   // which is less than layers 8 and 7 whole; the need stays the three layers below.
-  const db::BuildMemoryNeed by_pairs = db::build_memory_need(kalah, 10);
-  ASSERT_TRUE(by_pairs.pair);
-  EXPECT_EQ(by_pairs.pair_reads,
+  const std::optional<db::BuildMemoryByPairs> by_pairs = db::build_memory_by_pairs(kalah, 10);
+  ASSERT_TRUE(by_pairs);
+  EXPECT_EQ(by_pairs->pair_reads,
             kalah_largest_pair_working_set(*table_rules_for(kalah), 10, 9).read_positions);
-  EXPECT_LT(by_pairs.pair_reads, 75582u + 31824u);
-  EXPECT_EQ(by_pairs.by_pairs_bytes, 352716u + 167960u + 167960u / 2 + by_pairs.pair_reads);
-  EXPECT_EQ(by_pairs.bytes, 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  EXPECT_LT(by_pairs->pair_reads, 75582u + 31824u);
+  EXPECT_EQ(by_pairs->bytes, 352716u + 167960u + 167960u / 2 + by_pairs->pair_reads);
+  EXPECT_EQ(db::build_memory_needed(kalah, 10), 352716u + 167960u + 75582u + 31824u + 167960u / 2);
   EXPECT_TRUE(check_build_fits_machine(kalah, 20));
   // 64 seeds: some 10^12 positions in the last layer, terabytes.
   const Expected<bool> deep = check_build_fits_machine(kalah, 64);

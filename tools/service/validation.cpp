@@ -227,16 +227,15 @@ uint64_t default_layer_memory_bytes() {
 Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
   const uint64_t memory = machine_memory_bytes();
   const uint64_t room = db::build_memory_room(memory);
-  const db::BuildMemoryNeed need = db::build_memory_need(rules, max_seeds);
-  if (need.bytes <= room) return true;
+  const uint64_t needed = db::build_memory_needed(rules, max_seeds);
+  if (needed <= room) return true;
   int deepest = max_seeds - 1;
   while (deepest > 0 && db::build_memory_needed(rules, deepest) > room) --deepest;
-  const std::string parts = "it, the three layers below it and the writer's bytes";
   return Error{fmt::format(
-      "layers up to {} seeds need about {:.1f} GB of memory while the last is built ({}), and "
-      "this machine has {:.1f} GB; the deepest build that fits here goes to {} seeds",
-      max_seeds, static_cast<double>(need.bytes) / 1e9, parts, static_cast<double>(memory) / 1e9,
-      deepest)};
+      "layers up to {} seeds need about {:.1f} GB of memory while the last is built (it, the "
+      "three layers below it and the writer's bytes), and this machine has {:.1f} GB; the deepest "
+      "build that fits here goes to {} seeds",
+      max_seeds, static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9, deepest)};
 }
 
 int max_threads() {

@@ -153,6 +153,9 @@ async function makeTables(storage, build, hosted, game, target, stillFirst) {
     return true;
   }
   const layerKey = (seeds) => `${build}/${reach.table}/${seeds}`;
+  // Kept for the next visit, with the digest it will be checked against then.
+  const keep = (seeds, bytes, digest, from) =>
+    store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0), sha256: digest, from});
   const offered = hosted[reach.table] || {};
   target = Math.min(reach.ceiling, Math.max(target, ...Object.keys(offered).map(Number)));
   const fetching = new Map();  // seeds -> the promise of the host's bytes of that layer
@@ -188,16 +191,15 @@ async function makeTables(storage, build, hosted, game, target, stillFirst) {
       if (reply && !reply.error) {
         bytes = fetched;
         reach = reply;
-        await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
-                                               sha256: await sha256(bytes), from: 'host'});
+        // fetchLayer checked the bytes against the list's digest.
+        await keep(seeds, bytes, offered[seeds].sha256, 'host');
       }
     }
     if (!bytes) {
       reach = JSON.parse(call('mancala_build_layer', ['string'], [game]));
       if (reach.error) return true;
       bytes = layerBytes(game, seeds);
-      await store(storage, layerKey(seeds), {bytes: bytes.buffer.slice(0),
-                                             sha256: await sha256(bytes), from: 'built'});
+      await keep(seeds, bytes, await sha256(bytes), 'built');
     }
     self.postMessage({type: 'layer', game, table: reach.table, seeds, target, bytes: bytes.buffer},
                      [bytes.buffer]);

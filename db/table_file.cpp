@@ -90,10 +90,10 @@ uint64_t plain_block_checksum(const void* data, size_t size) {
 
 namespace {
 
-uint64_t composition_count(int seeds, int slots) {
-  // C(seeds + slots - 1, slots - 1), exact in 64 bits for every table size in use.
+uint64_t composition_count(int seeds, int slot_count) {
+  // C(seeds + slot_count - 1, slot_count - 1), exact in 64 bits for every table size in use.
   uint64_t result = 1;
-  for (int k = 1; k < slots; ++k)
+  for (int k = 1; k < slot_count; ++k)
     result = result * static_cast<uint64_t>(seeds + k) / static_cast<uint64_t>(k);
   return result;
 }

@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 count="${1:-200}"
-chosen="${2:-^(DistributedBuildFailure|DistributedBuildQuiet|WithoutMpi)\.}"
+chosen="${2:-^(DistributedBuildFailure|DistributedBuildQuiet|WithoutMpi)$}"
 build="${MANCALA_BUILD:-$root/build}"
 [ -x "$build/tools/mancala" ] || { echo "no build in $build (scripts/build.sh first)" >&2; exit 2; }
 logs="$(mktemp -d)"

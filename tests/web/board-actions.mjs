@@ -2,6 +2,14 @@
 // static board's benchmark (bench-static.mjs): each a playwright page.
 import assert from 'node:assert/strict';
 
+// A screenshot named NAME in MANCALA_SCREENSHOTS, for a person to open; none when that is not set
+// (CI's runs: a full-page one costs 0.3-0.4 s of the browser's CPU, and nobody looks at them there).
+// Never part of what a test checks.
+export async function snap(page, name, options = {}) {
+  const folder = process.env.MANCALA_SCREENSHOTS;
+  if (folder) await page.screenshot({...options, path: `${folder}/${name}`});
+}
+
 // Waits until the board takes a move (nothing asked of the engine, nothing drawn).
 export async function idle(page) {
   await page.waitForSelector('#board-frame[data-busy="false"]', {timeout: 60000});

@@ -1,18 +1,26 @@
 // Browser tests of the web board: the real `mancala serve` binary on a loopback port, Debian's
-// Chromium driven headless by playwright-core, a person's clicks, taps and keys. Each test saves
-// a desktop (1280x800) and a phone (390x844) screenshot in MANCALA_SCREENSHOTS.
+// Chromium driven headless by playwright-core, a person's clicks, taps and keys. Given
+// MANCALA_SCREENSHOTS (a folder), the tests save desktop (1280x800) and phone (390x844)
+// screenshots there, for a person to open.
 //
 // Run by browser_test.sh (through CTest), which installs playwright-core, builds small tables
-// (8 seeds) and sets MANCALA_BINARY, MANCALA_WEB_DB, MANCALA_SCREENSHOTS, and MANCALA_WEB_DIR
-// and MANCALA_WEB_I18N (the app's sources, tools/http/web, and its catalogues).
+// (8 seeds) and sets MANCALA_BINARY, MANCALA_WEB_DB, MANCALA_WEB_DIR and MANCALA_WEB_I18N (the
+// app's sources, tools/http/web, and its catalogues). MANCALA_BROWSER_PART=K/N runs only the K-th
+// of N parts (every N-th test from the K-th), so that CTest can run the parts side by side.
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdirSync} from 'node:fs';
-import {after, before, test} from 'node:test';
+import {after, before, test as nodeTest} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
-import {idle, newGame, playToTheEnd, solveLine} from './board-actions.mjs';
+import {idle, newGame, playToTheEnd, snap, solveLine} from './board-actions.mjs';
+
+const [PART, PARTS] = (process.env.MANCALA_BROWSER_PART || '1/1').split('/').map(Number);
+let registered = 0;
+function test(name, ...rest) {
+  if (registered++ % PARTS === PART - 1) nodeTest(name, ...rest);
+}
 
 const BINARY = process.env.MANCALA_BINARY;
 const DB = process.env.MANCALA_WEB_DB;
@@ -25,7 +33,7 @@ let url;
 let browser;
 
 before(async () => {
-  mkdirSync(SHOTS, {recursive: true});
+  if (SHOTS) mkdirSync(SHOTS, {recursive: true});
   server = spawn(BINARY, ['serve', '--port', '0', '--db', DB, '--move-seconds', '1',
                           '--analyse-seconds', '2'], {stdio: ['ignore', 'pipe', 'inherit']});
   url = await new Promise((resolve, reject) => {
@@ -88,11 +96,12 @@ async function position(page) {
 
 // Desktop and phone screenshots of the page as it is.
 async function shots(page, name) {
+  if (!SHOTS) return;
   const size = page.viewportSize();
   for (const [suffix, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(150);
-    await page.screenshot({path: `${SHOTS}/${name}-${suffix}.png`, fullPage: true});
+    await snap(page, `${name}-${suffix}.png`, {fullPage: true});
   }
   await page.setViewportSize(size);
 }
@@ -223,7 +232,7 @@ test('the sowing is drawn seed by seed and a tap skips it', async () => {
   await page.waitForSelector('#skip-note:not([hidden])');
   // Midway: the emptied house is drawn empty while the seeds go round.
   await page.waitForTimeout(250);
-  await page.screenshot({path: `${SHOTS}/animation-midway-desktop.png`});
+  await snap(page, `animation-midway-desktop.png`);
   await page.locator('#board').click({position: {x: 5, y: 5}});
   await idle(page);
   assert.equal(await page.locator('#skip-note').isHidden(), true);
@@ -599,7 +608,7 @@ for (const viewport of [{width: 360, height: 640}, {width: 390, height: 844},
       assert.equal(await page.evaluate(() => window.scrollY), 0);
       // The hint's words are beside the status, inside the status bar.
       assert.ok(inside(await boxOf(page.locator('#hint-text')), viewport));
-      await page.screenshot({path: `${SHOTS}/phone-${viewport.width}x${viewport.height}-${first}.png`});
+      await snap(page, `phone-${viewport.width}x${viewport.height}-${first}.png`);
     }
     await close(session);
   });
@@ -634,7 +643,7 @@ test('on a phone the daily puzzle asks and answers beside the board, the questio
   assert.ok(inside(await boxOf(page.locator('#hint-text')), {width: 360, height: 640}));
   assert.ok(await whole(page.locator('#hint-text')));
   await idle(page);
-  await page.screenshot({path: `${SHOTS}/phone-360x640-puzzle.png`});
+  await snap(page, `phone-360x640-puzzle.png`);
   await close(session);
 });
 
@@ -649,7 +658,7 @@ test('at 360 px a hint is shown whole in every language', async () => {
     assert.ok(await whole(page.locator('#hint-text')), `${code}: ${text}`);
     assert.ok(inside(await boxOf(page.locator('#hint-text')), viewport), code);
     assert.ok(inside(await boxOf(page.locator('.controls.actions')), viewport), code);
-    await page.screenshot({path: `${SHOTS}/phone-360x640-hint-${code}.png`});
+    await snap(page, `phone-360x640-hint-${code}.png`);
     await close(session);
   }
 });
@@ -703,7 +712,7 @@ test('the note to skip a sowing says Click with a mouse and Tap on a touch scree
     assert.ok(note.y + note.height <= board.y || note.y >= board.y + board.height,
               `the note ${JSON.stringify(note)} over the board ${JSON.stringify(board)}`);
     assert.ok(inside(await boxOf(page.locator('#skip-note')), viewport));
-    if (!touch) await page.screenshot({path: `${SHOTS}/sowing-${viewport.width}x${viewport.height}.png`});
+    if (!touch) await snap(page, `sowing-${viewport.width}x${viewport.height}.png`);
     await page.keyboard.press('x');
     await idle(page);
     await close(session);
@@ -722,7 +731,7 @@ test('nothing moves during a sowing: the action bar and the board stay where the
   await page.waitForSelector('#skip-note:not([hidden])');
   assert.match(await page.locator('#status').textContent(), /Sowing A/);
   assert.deepEqual(await where(), before);
-  await page.screenshot({path: `${SHOTS}/sowing-phone.png`});
+  await snap(page, `sowing-phone.png`);
   await page.locator('#board').click({position: {x: 5, y: 5}});
   await idle(page);
   assert.deepEqual(await where(), before);
@@ -1553,8 +1562,8 @@ test('the position editor fits a phone and a desktop, in English and Hebrew', as
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
       await page.locator('#editor').scrollIntoViewIfNeeded();
-      await page.screenshot({path: `${SHOTS}/editor-${language}-${name}.png`});
-      await page.screenshot({path: `${SHOTS}/editor-${language}-${name}-full.png`, fullPage: true});
+      await snap(page, `editor-${language}-${name}.png`);
+      await snap(page, `editor-${language}-${name}-full.png`, {fullPage: true});
       await close(session);
     }
   }
@@ -2030,15 +2039,14 @@ test('the review and its questions fit a phone and a desktop, in English and Heb
       assert.deepEqual(await outsideTheScreen(page, '#review button, #review svg, #review p'), []);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
-      await page.screenshot({path: `${SHOTS}/review-${language}-${name}.png`});
-      await page.screenshot({path: `${SHOTS}/review-${language}-${name}-full.png`,
-                             fullPage: true});
+      await snap(page, `review-${language}-${name}.png`);
+      await snap(page, `review-${language}-${name}-full.png`, {fullPage: true});
       // Learning: the question beside the board, the board in view.
       await page.click('#learn-start');
       await idle(page);
       await page.evaluate(() => window.scrollTo(0, 0));
       assert.notEqual(await page.locator('#hint-text').textContent(), '');
-      await page.screenshot({path: `${SHOTS}/review-learn-${language}-${name}.png`});
+      await snap(page, `review-learn-${language}-${name}.png`);
       await close(session);
     }
   }
@@ -2068,7 +2076,7 @@ test('the review and the trainer fit a phone upright and turned, in every langua
       }
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
-      await page.screenshot({path: `${SHOTS}/review-${language}-${name}.png`});
+      await snap(page, `review-${language}-${name}.png`);
       await page.click('#trainer-next');
       if (await page.locator('#confirm-yes').count()) await page.click('#confirm-yes');
       await page.waitForSelector('#trainer[data-status="asked"]');
@@ -2079,9 +2087,9 @@ test('the review and the trainer fit a phone upright and turned, in every langua
         [], `${language} ${name}`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <=
                                           document.documentElement.clientWidth));
-      await page.screenshot({path: `${SHOTS}/trainer-${language}-${name}.png`});
+      await snap(page, `trainer-${language}-${name}.png`);
       await page.locator('#trainer').scrollIntoViewIfNeeded();
-      await page.screenshot({path: `${SHOTS}/trainer-panel-${language}-${name}.png`});
+      await snap(page, `trainer-panel-${language}-${name}.png`);
       await close(session);
     }
   }
@@ -2280,7 +2288,7 @@ test('the puzzle trainer fits a phone, in English and Hebrew', async () => {
     await page.locator('#trainer').scrollIntoViewIfNeeded();
     const box = await page.locator('#trainer').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
-    await page.screenshot({path: `${SHOTS}/trainer-phone-${code}.png`, fullPage: true});
+    await snap(page, `trainer-phone-${code}.png`, {fullPage: true});
   }
   await close(session);
 });

@@ -6,7 +6,9 @@
 # Installs playwright-core into WORK_DIR (install-playwright.sh: it drives Debian's
 # /usr/bin/chromium and never downloads a browser of its own), builds small Kalah and Oware tables
 # (8 seeds) in WORK_DIR/db for the server, then runs the tests with node's test runner.
-# Screenshots go to WORK_DIR/screenshots.
+# MANCALA_SCREENSHOTS=DIR (from the caller's environment) saves the tests' screenshots there, for
+# a person to open; CI's runs take none (a full-page one costs the browser 0.3-0.4 s of CPU).
+# MANCALA_BROWSER_PART=K/N (CTest sets it) runs the K-th of N parts of board.test.mjs.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 binary="$1"
@@ -23,7 +25,7 @@ else
     "$binary" db build "$game" --max-seeds 8 --out "$work/db" --quiet >/dev/null
   done
 fi
-MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="$work/screenshots" \
+MANCALA_BINARY="$binary" MANCALA_WEB_DB="$work/db" MANCALA_SCREENSHOTS="${MANCALA_SCREENSHOTS:-}" \
   MANCALA_WEB_DIR="$here/../../tools/http/web" MANCALA_WEB_I18N="$here/../../tools/http/web/i18n" \
   MANCALA_WEB_STATIC="$static_board" \
   exec node --test --test-concurrency=1 --test-reporter=spec "${tests[@]}"

@@ -1,7 +1,8 @@
 // Browser tests of the board with no server (docs/web-board.md, "The board with no server"): the
 // static board the WebAssembly build stages (BUILD-WASM/web-static) served by `python3 -m
 // http.server` on a loopback port, the engine running in the page's workers, Debian's Chromium
-// driven headless by playwright-core. Each test saves phone screenshots in MANCALA_SCREENSHOTS.
+// driven headless by playwright-core. Given MANCALA_SCREENSHOTS (a folder), the tests save phone
+// screenshots there.
 //
 // Run by browser_test.sh (through CTest) when it is given the static board (MANCALA_WEB_STATIC);
 // MANCALA_BINARY is the native command, whose tables judge the browser's; MANCALA_WEB_DIR the web
@@ -17,7 +18,7 @@ import {after, before, test} from 'node:test';
 
 import {chromium} from 'playwright-core';
 
-import {idle, keptKeys, newGame, playToTheEnd, solveLine} from './board-actions.mjs';
+import {idle, keptKeys, newGame, playToTheEnd, snap, solveLine} from './board-actions.mjs';
 
 const BINARY = process.env.MANCALA_BINARY;
 const STATIC = process.env.MANCALA_WEB_STATIC;
@@ -62,7 +63,7 @@ async function serve(dir) {
 }
 
 before(async () => {
-  mkdirSync(SHOTS, {recursive: true});
+  if (SHOTS) mkdirSync(SHOTS, {recursive: true});
   ({url, served} = await serve(STATIC));
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -129,11 +130,11 @@ test('the static board plays a whole game of Oware against level 4 with no serve
   assert.match(await hintText(page), /Suggested move: [A-F]/);
   await page.click('#analysis-toggle');
   await page.waitForSelector('#analysis-body .tables-reach');
-  await page.screenshot({path: join(SHOTS, 'static-oware-analysis-phone.png')});
+  await snap(page, 'static-oware-analysis-phone.png');
   const clicks = await playToTheEnd(page);
   assert.ok(clicks > 3);
   assert.match(await page.locator('#status').textContent(), /win|draw/);
-  await page.screenshot({path: join(SHOTS, 'static-oware-end-phone.png')});
+  await snap(page, 'static-oware-end-phone.png');
   await close(session);
 });
 
@@ -298,8 +299,8 @@ test('the static board speaks each language at 360 pixels without naming a serve
     assert.doesNotMatch(text, word, `${language}: ${text}`);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth),
               `${language}: the page is wider than the phone`);
-    await page.screenshot({path: join(SHOTS, `static-${language}-360.png`)});
-    await page.screenshot({path: join(SHOTS, `static-${language}-360-full.png`), fullPage: true});
+    await snap(page, `static-${language}-360.png`);
+    await snap(page, `static-${language}-360-full.png`, {fullPage: true});
     await close(session);
   }
 });
@@ -401,7 +402,7 @@ test('after one visit the board loads and plays offline, and Chromium finds it i
   const clicks = await playToTheEnd(page);
   assert.ok(clicks > 0);
   assert.match(await page.locator('#status').textContent(), /win|draw/);
-  await page.screenshot({path: join(SHOTS, 'static-offline-phone.png')});
+  await snap(page, 'static-offline-phone.png');
   await context.close();
   assert.deepEqual(problems, []);
 });

@@ -22,7 +22,7 @@ using Json = nlohmann::ordered_json;
 
 // The search behind a puzzle's depth: small, and made afresh for each puzzle so that the depth
 // does not depend on the puzzles looked at before it.
-constexpr size_t kSearchMegabytes = 1;
+constexpr size_t kPuzzleSearchMegabytes = 1;
 
 // The final store difference for `player` that a move of value `move_value` (probe_root's) from
 // `p` (the player to move) leads to with perfect play.
@@ -87,7 +87,7 @@ int rating_of(const Puzzle& puzzle) {
 // The shallowest depth from which the search (no tables) picks `answer` at `p` at every depth up
 // to kPuzzleSearchDepth (or until it has proven its score); kPuzzleDepthUnseen when never.
 int depth_to_see(const Rules& rules, const Position& p, Move answer) {
-  Search search(rules, kSearchMegabytes, nullptr);
+  Search search(rules, kPuzzleSearchMegabytes, nullptr);
   SearchLimits limits;
   limits.max_depth = kPuzzleSearchDepth;
   int seen_from = kPuzzleDepthUnseen;

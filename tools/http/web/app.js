@@ -74,6 +74,11 @@ function onKey(event) {
   playHuman(letter);
 }
 
+// Until the first board, the panels beside it are out of the page's layout (style.css, .starting).
+function showPanels() {
+  document.documentElement.classList.remove('starting');
+}
+
 async function main() {
   // The first board's position is asked before anything is awaited (play.js, askFirstBoard).
   askFirstBoard();
@@ -138,12 +143,20 @@ async function main() {
   } catch (error) {
     showError(error);
     $('status').textContent = state().message.text;
+    showPanels();
     return;
   }
   update({setup: storedSetup()});
   fillSetup();
   update({setup: readSetup()});
-  if (!(await resumeGame())) await newGame();
+  try {
+    if (!(await resumeGame())) await newGame();
+  } finally {
+    // The panels beside the board come in the frame after the board's first, before a link is
+    // opened (it may show one of them: the trainer).
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    showPanels();
+  }
   // A link opened (the page's address holds one): shown once the kept game is back, so that a
   // game going is not thrown away without asking.
   await openLinkOfPage();

@@ -13,23 +13,13 @@ jobs="$(nproc)"
 started=$SECONDS
 phase() { echo "== $1 (at $((SECONDS - started)) s)"; }
 
-background=()
-trap 'for job in "${background[@]}"; do kill "$job" 2>/dev/null || true; done' EXIT
-# Waits for a background build; shows its log; stops the run if it failed.
-finish() {
-  local job="$1" log="$2" what="$3" status=0
-  wait "$job" || status=$?
-  cat "$log"
-  ((status == 0)) || { echo "$what did not build" >&2; exit "$status"; }
-}
-
 "$root/scripts/install-deps.sh"
 
 phase "The browser's engine (WebAssembly, emscripten), built beside the Release build"
 mkdir -p "$root/build-wasm"
 "$root/scripts/build-wasm.sh" "$root/build-wasm" >"$root/build-wasm/build.log" 2>&1 &
 wasm_build=$!
-background+=("$wasm_build")
+trap 'kill "$wasm_build" 2>/dev/null || true' EXIT  # a failed Release build leaves it no use
 
 phase "Release build"
 # The library layers position-independent, shared by the command and the Python module rather
@@ -40,7 +30,10 @@ phase "Release build"
 "$root/scripts/build.sh" "$root/build" -DMANCALA_TESTS=ON -DMANCALA_PYTHON=ON -DMANCALA_MPI=ON \
   -DMANCALA_PIC_LIBRARIES=ON -DCMAKE_UNITY_BUILD=ON \
   -DMANCALA_WASM_ENGINE="$root/build-wasm/tools/wasm/mancala-engine.js"
-finish "$wasm_build" "$root/build-wasm/build.log" "The browser's engine"
+wasm_status=0
+wait "$wasm_build" || wasm_status=$?
+cat "$root/build-wasm/build.log"
+((wasm_status == 0)) || { echo "the browser's engine did not build" >&2; exit "$wasm_status"; }
 
 phase "Release tests"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"

@@ -1,21 +1,17 @@
-# mancala_gtest_suites(TARGET [TIMEOUT SECONDS]): one CTest test per GoogleTest suite of TARGET,
-# each running that suite's tests in one process (--gtest_filter=Suite.*), found after each build
-# of TARGET by listing its tests (list_gtest_suites.cmake).
+# mancala_gtest_suites(TARGET): one CTest test per GoogleTest suite of TARGET, each running that
+# suite's tests in one process (--gtest_filter=Suite.*, at most 600 s), found after each build of
+# TARGET by listing its tests (list_gtest_suites.cmake).
 #
 # Why not one test per test (GoogleTest's gtest_discover_tests): a process per test costs about
 # 0.13 s of CPU and 0.28 s in all to start and end under AddressSanitizer (its shadow memory, the
 # leak check at exit) and 0.02 s in the Release build: 650 tests spent 1.5 minutes of the sanitized
 # run starting processes. A suite's failures still name each failing test in its output.
 function(mancala_gtest_suites target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "")
-  if(NOT arg_TIMEOUT)
-    set(arg_TIMEOUT 600)
-  endif()
   set(listed "${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake")
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_suites_include.cmake")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -D "binary=$<TARGET_FILE:${target}>" -D "out=${listed}"
-            -D "timeout=${arg_TIMEOUT}" -D "directory=${CMAKE_CURRENT_BINARY_DIR}"
+            -D "timeout=600" -D "directory=${CMAKE_CURRENT_BINARY_DIR}"
             -P "${PROJECT_SOURCE_DIR}/tests/cmake/list_gtest_suites.cmake"
     BYPRODUCTS "${listed}"
     VERBATIM)

@@ -71,12 +71,19 @@ async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESK
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
+  // Which page load each request belongs to: leaving a page (a reload, a link) drops what it
+  // was still fetching, which is no failure of the page's.
+  let loads = 0;
+  const loadOf = new WeakMap();
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) ++loads;
+    else loadOf.set(request, loads);
+  });
   page.on('requestfailed', (request) => {
-    // The page drops the analysis of a position the game has left, and a reload drops the icon
-    // the browser was still fetching for the page it leaves: neither is a failure.
-    const dropped = (request.url().includes('/api/v1/analyse') ||
-                     request.url().endsWith('/favicon.svg')) &&
-                    request.failure()?.errorText === 'net::ERR_ABORTED';
+    const aborted = request.failure()?.errorText === 'net::ERR_ABORTED';
+    // The page itself drops the analysis of a position the game has left.
+    const dropped = aborted && (request.url().includes('/api/v1/analyse') ||
+                                (loadOf.has(request) && loadOf.get(request) < loads));
     if (!dropped) problems.push(`request failed: ${request.url()}`);
   });
   // Nothing but the server itself: no CDN, no fonts from elsewhere.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include "solver/search/evaluation.h"
 #include "solver/search/score.h"
@@ -27,7 +28,10 @@ constexpr int kInfiniteUnits = kInfiniteScore * kUnitsPerSeed;
 struct Search::Entry {
   uint64_t key = 0;
   int16_t future = 0;
-  int16_t depth = -1;  // remaining depth searched, in half plies; -1: empty
+  // Remaining depth searched, in half plies; 0: empty (a search stores depths of 1 and more), so
+  // that a table of zero bytes is empty: it comes from fresh pages (BigBuffer), faulted in as the
+  // search first touches them, rather than written through before the first node.
+  int16_t depth = 0;
   uint8_t bound = 0;   // kLower, kUpper or kExact
   uint8_t move = 0;    // best move found, the first to try
   uint8_t proven = 0;  // the bound is game-theoretic, good at any depth
@@ -38,7 +42,9 @@ Search::Search(const Rules& rules, size_t transposition_megabytes, const ExactVa
     : rules_(rules), endgame_(endgame) {
   size_t entries = 1;
   while (entries * 2 * sizeof(Entry) <= transposition_megabytes * 1024 * 1024) entries *= 2;
-  transposition_.assign(entries, Entry{});
+  static_assert(std::is_trivially_copyable_v<Entry>);  // fresh pages' zeros read as Entry{}
+  transposition_memory_ = BigBuffer(entries * sizeof(Entry), false);
+  transposition_ = static_cast<Entry*>(transposition_memory_.data());
   transposition_mask_ = entries - 1;
   use_transposition_ = transposition_megabytes > 0;
 }
@@ -46,7 +52,9 @@ Search::Search(const Rules& rules, size_t transposition_megabytes, const ExactVa
 Search::~Search() = default;
 
 void Search::clear() {
-  std::fill(transposition_.begin(), transposition_.end(), Entry{});
+  // Fresh pages: cheaper than writing the old ones over, and untouched until used.
+  transposition_memory_ = BigBuffer(transposition_memory_.size(), false);
+  transposition_ = static_cast<Entry*>(transposition_memory_.data());
   for (auto& side : history_) side.fill(0);
 }
 
@@ -81,7 +89,7 @@ Search::Value Search::negamax(const Position& p, int depth, int alpha, int beta,
 
   Entry& entry = transposition_[key & transposition_mask_];
   int tt_move = -1;
-  if (use_transposition_ && entry.key == key && entry.depth >= 0) {
+  if (use_transposition_ && entry.key == key && entry.depth > 0) {
     tt_move = entry.move;
     if (entry.proven || entry.depth >= depth) {
       const int score = entry.future + lead;
@@ -222,7 +230,7 @@ std::vector<Move> Search::principal_variation(const Position& root, int max_leng
     seen.push_back(here);
     const Entry& e = transposition_[position_hash(p) & transposition_mask_];
     Move next;
-    if (use_transposition_ && e.key == position_hash(p) && e.depth >= 0 && moves.contains(e.move)) {
+    if (use_transposition_ && e.key == position_hash(p) && e.depth > 0 && moves.contains(e.move)) {
       next = e.move;
     } else if (const std::optional<Move> exact = best_exact_move(p)) {
       next = *exact;  // inside the tables the line goes on with a best exact move

@@ -23,6 +23,7 @@
 #include "solver/rules/rules.h"
 #include "solver/search/position_hash.h"
 #include "solver/search/search_budget.h"
+#include "solver/tables/big_buffer.h"
 #include "solver/tables/exact_values.h"
 
 namespace mancala {
@@ -85,7 +86,8 @@ class Search {
 
   Rules rules_;
   const ExactValues* endgame_;
-  std::vector<Entry> transposition_;
+  BigBuffer transposition_memory_;
+  Entry* transposition_ = nullptr;  // transposition_mask_ + 1 entries in transposition_memory_
   uint64_t transposition_mask_ = 0;
   bool use_transposition_ = true;
   bool use_evaluation_ = true;

@@ -143,13 +143,14 @@ const GoldenCase kCases[] = {
      "match oware --engine-a 'exec /nonexistent/engine' --b 1 --games 2 -q"},
     // Solving from nothing: the disk's tables stop at 6 seeds, so the layers to 8 are built
     // first, in memory, or into the database directory with --save-tables. (By default none
-    // would be: the kalah:6:3 start has too few seeds for a build to pay.)
-    {"solve_builds_tables_in_memory", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 -q"},
-    {"solve_builds_tables_json", "solve kalah:6:3 --db {db} --build-tables 8 --threads 1 --json"},
+    // would be: the kalah:6:2 start has too few seeds for a build to pay.) Kalah(6,2) rather than
+    // (6,3): the same paths in 6 086 nodes rather than 2.9 M (8 s a case under the sanitizers).
+    {"solve_builds_tables_in_memory", "solve kalah:6:2 --db {db} --build-tables 8 --threads 1 -q"},
+    {"solve_builds_tables_json", "solve kalah:6:2 --db {db} --build-tables 8 --threads 1 --json"},
     {"solve_says_where_it_saved_the_tables",
-     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q"},
+     "solve kalah:6:2 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q"},
     {"solve_saves_the_tables_it_builds",
-     "solve kalah:6:3 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q && "
+     "solve kalah:6:2 --db {fresh_db} --build-tables 8 --save-tables --threads 1 -q && "
      "ls {fresh_db}/kalah-6"},
     {"solve_bad_build_tables", "solve kalah:6:3 --build-tables 65"},
     {"solve_bad_table_memory", "solve kalah:3:3 --table-memory -1"},

@@ -14,6 +14,12 @@ import {signed} from './words.js';
 const $ = (id) => document.getElementById(id);
 const REPLAY_BUTTONS = ['replay-first', 'replay-back', 'replay-forward', 'replay-last'];
 
+// What the list on the page was drawn from: a render that changes none of it (a move being asked
+// for, drawn, or analysed redraws this view several times a ply) leaves the list alone, and a
+// game that only grew gets its new moves appended, so that a long game does not rebuild its whole
+// list at every ply (on a slow phone that grew with the game).
+let drawn = null;  // {list, moves, shown, reviewed, words}
+
 export function renderMoveList() {
   const {view, moves, replay, busy} = state();
   if (!view) return;
@@ -28,14 +34,53 @@ export function renderMoveList() {
   for (const id of REPLAY_BUTTONS) holdFocus($(id), () => $(id));
   const review = currentReview();
   const reviewed = review && review.status === 'done' ? review : null;
-  list.replaceChildren(...turnsOf(moves).map((turn) => {
-    const item = document.createElement('li');
-    item.dataset.side = turn.side;
-    const who = document.createElement('span');
-    who.className = 'turn-side';
-    who.textContent = playerName(turn.side);
-    item.appendChild(who);
-    for (const m of turn.moves) {
+  // The words of the list: its language and the players' names (against whom, on which side).
+  const words = `${document.documentElement.lang}|${playerName('South')}|${playerName('North')}`;
+  const same = drawn && drawn.list === list && drawn.reviewed === reviewed && drawn.words === words;
+  if (same && drawn.moves === moves && drawn.shown === shown) {
+    // Nothing the list shows has changed.
+  } else if (same && !reviewed && !replay && drawn.shown === drawn.moves.length &&
+             moves.length > drawn.moves.length &&
+             drawn.moves.every((letter, ply) => moves[ply] === letter)) {
+    list.querySelector('[aria-current]')?.removeAttribute('aria-current');
+    appendTurns(list, turnsOf(moves), drawn.moves.length, shown, null);
+    list.scrollTop = list.scrollHeight;
+  } else {
+    list.replaceChildren();
+    appendTurns(list, turnsOf(moves), 0, shown, reviewed);
+    const current = list.querySelector('[aria-current]');
+    if (current && !replay) list.scrollTop = list.scrollHeight;
+    else if (current) current.scrollIntoView({block: 'nearest'});
+  }
+  drawn = {list, moves, shown, reviewed, words};
+  // Right to left (Hebrew) the buttons run from the right, and point the way the moves go there:
+  // the first position is to the right. The browser does not mirror « and » in a button.
+  const arrows = document.documentElement.dir === 'rtl' ? '»›‹«' : '«‹›»';
+  REPLAY_BUTTONS.forEach((id, k) => { $(id).textContent = arrows[k]; });
+  $('replay-first').disabled = busy || shown === 0;
+  $('replay-back').disabled = busy || shown === 0;
+  $('replay-forward').disabled = busy || !replay;
+  $('replay-last').disabled = busy || !replay;
+  giveFocusBack();
+}
+
+// The moves of `turns` from ply `from` on, one line a turn, as buttons: a turn the list's last
+// line began (an extra turn's chain) goes on on that line.
+function appendTurns(list, turns, from, shown, reviewed) {
+  for (const turn of turns) {
+    const plies = turn.moves.filter((m) => m.ply >= from);
+    if (!plies.length) continue;
+    let item = list.lastElementChild;
+    if (plies.length === turn.moves.length || !item) {
+      item = document.createElement('li');
+      item.dataset.side = turn.side;
+      const who = document.createElement('span');
+      who.className = 'turn-side';
+      who.textContent = playerName(turn.side);
+      item.appendChild(who);
+      list.appendChild(item);
+    }
+    for (const m of plies) {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'move';
@@ -50,20 +95,7 @@ export function renderMoveList() {
       button.addEventListener('click', () => showPly(m.ply + 1));
       item.appendChild(button);
     }
-    return item;
-  }));
-  const current = list.querySelector('[aria-current]');
-  if (current && !replay) list.scrollTop = list.scrollHeight;
-  else if (current) current.scrollIntoView({block: 'nearest'});
-  // Right to left (Hebrew) the buttons run from the right, and point the way the moves go there:
-  // the first position is to the right. The browser does not mirror « and » in a button.
-  const arrows = document.documentElement.dir === 'rtl' ? '»›‹«' : '«‹›»';
-  REPLAY_BUTTONS.forEach((id, k) => { $(id).textContent = arrows[k]; });
-  $('replay-first').disabled = busy || shown === 0;
-  $('replay-back').disabled = busy || shown === 0;
-  $('replay-forward').disabled = busy || !replay;
-  $('replay-last').disabled = busy || !replay;
-  giveFocusBack();
+  }
 }
 
 // A reviewed move (review.js): its mark (?!, ?, ??) after its letter, the value of the position

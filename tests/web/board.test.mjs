@@ -148,6 +148,12 @@ for (const [kind, name] of [['kalah', 'Kalah'], ['oware', 'Oware'], ['congkak', 
     assert.match(await page.locator('#north-caption').textContent(), /Computer, level 1/);
     const clicks = await playToTheEnd(page);
     assert.ok(clicks > 3);
+    // The move list grew a ply at a time (history.js appends): it is the list drawn whole, as
+    // another language draws it again and this one back.
+    const grown = await page.locator('#move-list').innerHTML();
+    await chooseLanguage(page, 'fr');
+    await chooseLanguage(page, 'en');
+    assert.equal(await page.locator('#move-list').innerHTML(), grown);
     const status = await page.locator('#status').textContent();
     assert.match(status, /win|draw/);
     // Every seed ended in a store (or, after Oware's majority rule, some on the board).

@@ -32,6 +32,7 @@ phase "Release build"
   -DMANCALA_WASM_ENGINE="$root/build-wasm/tools/wasm/mancala-engine.js"
 wasm_status=0
 wait "$wasm_build" || wasm_status=$?
+trap - EXIT  # done: its process id may be another process's by the end of the run
 cat "$root/build-wasm/build.log"
 ((wasm_status == 0)) || { echo "the browser's engine did not build" >&2; exit "$wasm_status"; }
 

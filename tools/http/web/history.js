@@ -18,7 +18,7 @@ const REPLAY_BUTTONS = ['replay-first', 'replay-back', 'replay-forward', 'replay
 // for, drawn, or analysed redraws this view several times a ply) leaves the list alone, and a
 // game that only grew gets its new moves appended, so that a long game does not rebuild its whole
 // list at every ply (on a slow phone that grew with the game).
-let drawn = null;  // {list, moves, shown, reviewed, words}
+let drawn = null;  // {moves, shown, reviewed, words}
 
 export function renderMoveList() {
   const {view, moves, replay, busy} = state();
@@ -36,7 +36,7 @@ export function renderMoveList() {
   const reviewed = review && review.status === 'done' ? review : null;
   // The words of the list: its language and the players' names (against whom, on which side).
   const words = `${document.documentElement.lang}|${playerName('South')}|${playerName('North')}`;
-  const same = drawn && drawn.list === list && drawn.reviewed === reviewed && drawn.words === words;
+  const same = drawn && drawn.reviewed === reviewed && drawn.words === words;
   if (same && drawn.moves === moves && drawn.shown === shown) {
     // Nothing the list shows has changed.
   } else if (same && !reviewed && !replay && drawn.shown === drawn.moves.length &&
@@ -52,7 +52,7 @@ export function renderMoveList() {
     if (current && !replay) list.scrollTop = list.scrollHeight;
     else if (current) current.scrollIntoView({block: 'nearest'});
   }
-  drawn = {list, moves, shown, reviewed, words};
+  drawn = {moves, shown, reviewed, words};
   // Right to left (Hebrew) the buttons run from the right, and point the way the moves go there:
   // the first position is to the right. The browser does not mirror « and » in a button.
   const arrows = document.documentElement.dir === 'rtl' ? '»›‹«' : '«‹›»';

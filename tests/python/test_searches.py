@@ -183,13 +183,15 @@ def test_two_threads_search_at_once_and_stop_ends_a_search():
     assert all(r is not None and r.best in game.legal_moves(game.start()) for r in results)
 
 
-def test_one_search_refuses_a_second_thread():
+def test_one_search_refuses_a_second_thread_and_stop_ends_the_first():
     game = mancala.Game("oware")
     search = mancala.Search(game)
+    results = []
     def think():
         while True:  # refused only while the probe below holds the search for its clear()
             try:
-                return search.run(game.start(), seconds=30)
+                results.append(search.run(game.start(), seconds=30))
+                return
             except RuntimeError:
                 pass
 
@@ -206,8 +208,11 @@ def test_one_search_refuses_a_second_thread():
         time.sleep(0.001)
     with pytest.raises(RuntimeError, match="already thinking"):
         search.run(game.start(), depth=2)
+    # Stopped as soon as it is found thinking: before it has started its clock, a stop() must
+    # not be forgotten (it was, on a loaded machine: the search ran its 30 seconds).
     search.stop()
     worker.join()
+    assert results[0].seconds < 10
 
 
 @pytest.mark.parametrize("call", [

@@ -3,6 +3,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -102,17 +104,27 @@ class SearchObject {
     if (seconds) {
       limits.max_seconds = seconds_argument(*seconds);
     }
+    // A stop() from the moment this call is made is this run's. The search forgets earlier stops
+    // when it starts, and it starts a little after the claim below (the thread gives up the
+    // interpreter lock first), while another thread already finds it thinking: a stop() in that
+    // gap is counted here and passed on after the first depth (a few nodes) instead of being lost.
+    const uint64_t stops_before = stops_.load();
     const std::unique_lock<std::mutex> lock = claim(busy_, "Search");
     SearchResult r;
     {
       py::gil_scoped_release release;
-      r = search_->run(p, limits);
+      r = search_->run(p, limits, [&](const SearchResult&) {
+        if (stops_.load() != stops_before) search_->stop();
+      });
     }
     return {letter(p.side_to_move, r.best), r.score, r.proven, r.depth, r.nodes, r.seconds,
             move_letters(rules, p, r.pv)};
   }
 
-  void stop() { search_->stop(); }
+  void stop() {
+    ++stops_;
+    search_->stop();
+  }
   void clear() {
     const std::unique_lock<std::mutex> lock = claim(busy_, "Search");
     search_->clear();
@@ -123,6 +135,7 @@ class SearchObject {
   std::shared_ptr<TablesObject> tables_;  // kept alive while the search may probe them
   std::unique_ptr<Search> search_;
   std::mutex busy_;
+  std::atomic<uint64_t> stops_{0};  // stop() calls so far (run() compares its start's count)
 };
 
 // The layers a solve built in memory before searching (docs/solving.md, "Solving from nothing").

@@ -15,5 +15,8 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 launcher=()  # as scripts/build.sh: em++ is a compiler ccache caches like any other
 command -v ccache >/dev/null &&
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-emcmake cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
+# Unity batches, as the native builds (scripts/test.sh): each target's files compiled a few at a
+# time, the headers' template code (JSON, fmt) once a batch: 110 → 65 s of CPU on a clean build.
+emcmake cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
+  "${launcher[@]}" "$@"
 cmake --build "$build_dir" -j "$(nproc)"

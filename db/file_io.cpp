@@ -352,7 +352,13 @@ Expected<WriterLock> WriterLock::acquire(const std::string& directory) {
 
 Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
                                                                  std::span<const uint8_t> bytes) {
-  if (bytes.empty()) return Error{shown_path(directory) + ": nothing to map"};
+  return map_unnamed_copy(directory, bytes.size(), [bytes](const EmitBytes& emit) { emit(bytes); });
+}
+
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
+    const std::string& directory, uint64_t size,
+    const std::function<void(const EmitBytes& emit)>& pieces) {
+  if (size == 0) return Error{shown_path(directory) + ": nothing to map"};
   FileDescriptor fd(::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
   if (fd.get() < 0) {
     // Some file systems have no O_TMPFILE (EOPNOTSUPP, or EISDIR from kernels that predate it):
@@ -362,10 +368,34 @@ Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::stri
     if (fd.get() < 0) return path_error(directory, "cannot create a scratch file", errno);
     ::unlink(name.c_str());
   }
+  // Pieces are gathered into a buffer and written a buffer at a time; a piece as large as the
+  // buffer goes straight to the file.
+  constexpr size_t kBuffer = size_t{4} << 20;
+  std::vector<uint8_t> buffer;
+  buffer.reserve(kBuffer);
   int error = 0;
-  if (!write_all(fd.get(), bytes.data(), bytes.size(), error))
-    return path_error(directory, "cannot write a scratch file", error);
-  Expected<GuardedMapping> mapping = GuardedMapping::map(fd.get(), bytes.size(), directory);
+  uint64_t written = 0;
+  const auto flush = [&] {
+    if (!buffer.empty() && error == 0 && write_all(fd.get(), buffer.data(), buffer.size(), error))
+      written += buffer.size();
+    buffer.clear();
+  };
+  pieces([&](std::span<const uint8_t> piece) {
+    if (error != 0) return;
+    if (buffer.size() + piece.size() > kBuffer) flush();
+    if (piece.size() >= kBuffer) {
+      if (error == 0 && write_all(fd.get(), piece.data(), piece.size(), error))
+        written += piece.size();
+    } else {
+      buffer.insert(buffer.end(), piece.begin(), piece.end());
+    }
+  });
+  flush();
+  if (error != 0) return path_error(directory, "cannot write a scratch file", error);
+  if (written != size)
+    return Error{shown_path(directory) + ": a scratch file of " + std::to_string(size) +
+                 " bytes was given " + std::to_string(written)};
+  Expected<GuardedMapping> mapping = GuardedMapping::map(fd.get(), size, directory);
   if (!mapping) return Error{mapping.error()};
   return std::make_shared<const GuardedMapping>(std::move(mapping).value());
 }

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -151,6 +152,12 @@ class WriterLock {
 // nothing is left on disk once the mapping goes, even when the process is killed.
 Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
                                                                  std::span<const uint8_t> bytes);
+// The same, of `size` bytes given in pieces: `pieces(emit)` calls emit(piece) for each in order
+// (they are written through a buffer: many small pieces cost no system call each).
+using EmitBytes = std::function<void(std::span<const uint8_t>)>;
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
+    const std::string& directory, uint64_t size,
+    const std::function<void(const EmitBytes& emit)>& pieces);
 
 // The name of a lock file in a directory (ignored by every reader).
 inline constexpr const char* kLockFileName = ".mancala-writer.lock";

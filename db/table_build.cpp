@@ -28,13 +28,22 @@ namespace {
 // A sub-layer is a run of ranks per mover's row, interleaved in rank order with the runs of the
 // sub-layers beside it ((m - 1, o + 1) and (m + 1, o - 1)), which a pair mostly reads too: the
 // runs of all of them are sorted and those one page or less apart asked for in one request (the
-// kernel reads whole pages anyway): for layer 34, 8.3 M requests instead of 48 M runs.
-void read_ahead(std::span<const int8_t> mapped, const TableIndex& index,
+// kernel reads whole pages anyway): for layer 34, 8.3 M requests instead of 48 M runs. A layer
+// in sub-layer order (kalah_sub_layers.h) has each sub-layer in one range: one request each.
+void read_ahead(std::span<const int8_t> mapped, LayerOrder order, const TableIndex& index,
                 const std::vector<SubLayer>& subs) {
-  std::vector<std::pair<uint64_t, uint64_t>> runs;  // [begin, end) in ranks
-  for (const SubLayer sub : subs)
-    for_each_sub_layer_run(
-        index, sub, [&](uint64_t begin, uint64_t size) { runs.emplace_back(begin, begin + size); });
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // [begin, end) in places of the layer
+  const int houses = index.slots() / 2;
+  for (const SubLayer sub : subs) {
+    if (order == LayerOrder::SubLayers) {
+      const uint64_t begin = sub_layer_offset(houses, sub.seeds(), sub.mover_seeds);
+      runs.emplace_back(begin, begin + sub_layer_size(houses, sub));
+    } else {
+      for_each_sub_layer_run(index, sub, [&](uint64_t begin, uint64_t size) {
+        runs.emplace_back(begin, begin + size);
+      });
+    }
+  }
   std::sort(runs.begin(), runs.end());
   const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto base = reinterpret_cast<uintptr_t>(mapped.data());
@@ -247,12 +256,28 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
     for (int t = 0; t <= request.max_seeds && held_limit && held_bytes > *held_limit; ++t) {
       if (!written[static_cast<size_t>(t)] || builder.held_elsewhere(t)) continue;
       const std::span<const int8_t> values = builder.layer(t);
-      Expected<std::shared_ptr<const GuardedMapping>> copy = map_unnamed_copy(
-          directory, {reinterpret_cast<const uint8_t*>(values.data()), values.size()});
+      const auto bytes = [&values](uint64_t begin, uint64_t size) {
+        return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(values.data()) + begin,
+                                        size);
+      };
+      // A Kalah layer (one pass) goes to its scratch file in sub-layer order, so that a pair's
+      // reads are whole pages of their own (kalah_sub_layers.h); the level algorithm's reads
+      // take rank order.
+      const LayerOrder order = builder.uses_one_pass() ? LayerOrder::SubLayers : LayerOrder::Ranks;
+      Expected<std::shared_ptr<const GuardedMapping>> copy =
+          order == LayerOrder::SubLayers
+              ? map_unnamed_copy(directory, values.size(),
+                                 [&](const EmitBytes& emit) {
+                                   for_each_run_in_sub_layer_order(
+                                       builder.index(), t, [&](uint64_t begin, uint64_t size) {
+                                         emit(bytes(begin, size));
+                                       });
+                                 })
+              : map_unnamed_copy(directory, bytes(0, values.size()));
       if (!copy) return Error{copy.error()};
       const GuardedMapping& mapping = **copy;
       builder.hold_layer_elsewhere(
-          t, {reinterpret_cast<const int8_t*>(mapping.data()), mapping.size()}, *copy);
+          t, {reinterpret_cast<const int8_t*>(mapping.data()), mapping.size()}, *copy, order);
       scratch.push_back(std::move(copy).value());
       held_bytes -= values.size();
       mapped_bytes += values.size();
@@ -341,7 +366,8 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
             by_layer[static_cast<size_t>(sub.seeds())].push_back(sub);
           for (int t = 0; t < s; ++t)
             if (builder.held_elsewhere(t) && !by_layer[static_cast<size_t>(t)].empty())
-              read_ahead(builder.layer(t), builder.index(), by_layer[static_cast<size_t>(t)]);
+              read_ahead(builder.layer(t), builder.layer_order(t), builder.index(),
+                         by_layer[static_cast<size_t>(t)]);
         };
       const std::span<const int8_t> values = builder.build_layer(s, progress, read_ahead_pair);
       if (Expected<bool> ok = scratch_sound(); !ok) return ok;

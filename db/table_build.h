@@ -29,9 +29,10 @@ struct BuildRequest {
   // and the finished layers held below it; none: no bound. Beyond it the lowest layers already
   // written are copied to scratch files without a name in the tables' directory and read from
   // there through memory maps (RetrogradeBuilder::hold_layer_elsewhere), and the kernel keeps
-  // what it can of them in its page cache. A layer the writer has not finished stays in memory
-  // even beyond the bound, as do the writer's compressed bytes. The bytes written do not depend
-  // on it.
+  // what it can of them in its page cache; Kalah's in sub-layer order (kalah_sub_layers.h), so
+  // that what a pair of sub-layers reads is whole pages of its own. A layer the writer has not
+  // finished stays in memory even beyond the bound, as do the writer's compressed bytes. The bytes
+  // written do not depend on it.
   std::optional<uint64_t> layer_memory = std::nullopt;
 };
 
@@ -80,7 +81,8 @@ uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 // the layers further down that one pair reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14)
 // reading 4.1 GB of layers 0..31); 0..34, 27.2 GB. That is not the need (build_memory_needed):
 // built so on this machine (2026-12-07), 0..33 valued its layer 33 at 0.1 M positions a second,
-// the disk reading 1.25 GB a second, as before (docs/endgame-tables.md, "Sub-layers").
+// the disk reading 1.25 GB a second, as before (docs/endgame-tables.md, "Sub-layers"), over
+// scratch files still in rank order (sub-layer order since: not yet built that deep).
 struct BuildMemoryByPairs {
   SubLayer pair;            // the pair of sub-layers whose reads are the largest
   uint64_t pair_reads = 0;  // those reads, positions (one byte each)

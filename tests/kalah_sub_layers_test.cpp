@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -86,6 +87,36 @@ TEST(KalahSubLayers, RunsHoldExactlyTheRanksOfTheirSubLayer) {
         index.unrank(r, s, key.counts.data());
         EXPECT_EQ(owner[r], sub_layer_of(position_from_key(key.counts.data(), houses)).mover_seeds)
             << houses << " houses, layer " << s << ", rank " << r;
+      }
+    }
+  }
+}
+
+// In sub-layer order, the runs laid end to end put every position where sub_layer_order_rank
+// says, each sub-layer in one range beginning at sub_layer_offset, m rising.
+TEST(KalahSubLayers, SubLayerOrderPlacesEachPositionWhereItsRowsRanksSay) {
+  for (int houses : {1, 2, 3, 6}) {
+    const TableIndex index(2 * houses, 10);
+    for (int s = 0; s <= 10; ++s) {
+      std::vector<uint64_t> place(index.layer_size(s), UINT64_MAX);  // by rank
+      uint64_t next = 0;
+      for_each_run_in_sub_layer_order(index, s, [&](uint64_t begin, uint64_t size) {
+        for (uint64_t r = begin; r < begin + size; ++r) {
+          ASSERT_LT(r, place.size());
+          EXPECT_EQ(place[r], UINT64_MAX) << "rank " << r << " laid out twice";
+          place[r] = next++;
+        }
+      });
+      EXPECT_EQ(next, index.layer_size(s));
+      for (uint64_t r = 0; r < index.layer_size(s); ++r) {
+        TableKey key;
+        index.unrank(r, s, key.counts.data());
+        const SubLayer sub = sub_layer_of(position_from_key(key.counts.data(), houses));
+        ASSERT_EQ(place[r], sub_layer_order_rank(index, key.counts.data()))
+            << houses << " houses, layer " << s << ", rank " << r;
+        const uint64_t begin = sub_layer_offset(houses, s, sub.mover_seeds);
+        EXPECT_GE(place[r], begin);
+        EXPECT_LT(place[r], begin + sub_layer_size(houses, sub));
       }
     }
   }

@@ -221,6 +221,60 @@ TEST(Retrograde, KalahPassReadsOnlyTheSubLayersEachPairIsSaidToRead) {
   }
 }
 
+// Layer t's values in sub-layer order (kalah_sub_layers.h).
+std::vector<int8_t> in_sub_layer_order(const TableIndex& index, int t,
+                                       const std::vector<int8_t>& ranked) {
+  std::vector<int8_t> laid;
+  for_each_run_in_sub_layer_order(index, t, [&](uint64_t begin, uint64_t size) {
+    laid.insert(laid.end(), ranked.begin() + static_cast<ptrdiff_t>(begin),
+                ranked.begin() + static_cast<ptrdiff_t>(begin + size));
+  });
+  return laid;
+}
+
+// The pass reads the layers below in rank order or in sub-layer order, each layer its own (a
+// build over scratch files holds the lowest in sub-layer order, the others in memory): every mix
+// gives the same layer, valued whole or pair by pair, on one thread or two. Houses enough for
+// captures, sowings round the board (the rules engine's part) and moves that empty a row; both
+// capture rules.
+TEST(Retrograde, KalahPassReadsTheLayersBelowInEitherOrder) {
+  for (const char* game :
+       {"kalah", "kalah:6:4:empty-capture", "kalah:3:4", "kalah:2:4:empty-capture", "kalah:1:4"}) {
+    const Rules rules = *table_rules_for(*parse_rules(game));
+    const int top = rules.houses == 6 ? 9 : rules.houses == 1 ? 30 : 16;
+    RetrogradeBuilder built(rules, top);
+    std::vector<std::vector<int8_t>> ranked, laid;
+    for (int t = 0; t <= top; ++t) {
+      ranked.push_back(as_vector(built.build_layer(t)));
+      laid.push_back(in_sub_layer_order(built.index(), t, ranked.back()));
+    }
+    // Every layer below in sub-layer order, the odd ones, the even ones; each with its own
+    // threads and way through the layer.
+    struct Run {
+      int mix, threads;
+      bool by_pairs;
+    };
+    for (int s = 1; s <= top; ++s)
+      for (const auto& [mix, threads, by_pairs] :
+           {Run{0, 2, false}, Run{1, 1, true}, Run{2, 2, true}}) {
+        std::vector<std::span<const int8_t>> views;
+        std::vector<LayerOrder> orders;
+        for (int t = 0; t < s; ++t) {
+          const bool sub_layers = mix == 0 || t % 2 == mix % 2;
+          views.emplace_back(sub_layers ? laid[static_cast<size_t>(t)]
+                                        : ranked[static_cast<size_t>(t)]);
+          orders.push_back(sub_layers ? LayerOrder::SubLayers : LayerOrder::Ranks);
+        }
+        std::vector<int8_t> values(built.index().layer_size(s));
+        value_kalah_layer(rules, built.index(), views, s, values.data(), threads, "values", {},
+                          by_pairs ? KalahPairHook([](SubLayer) {}) : KalahPairHook(), orders);
+        ASSERT_EQ(values, ranked[static_cast<size_t>(s)])
+            << game << " layer " << s << ", mix " << mix << ", " << threads << " threads"
+            << (by_pairs ? ", by pairs" : "");
+      }
+  }
+}
+
 // Every inner move p -> c is found again by un-sowing from c.
 TEST(Retrograde, UnmovesFindEveryInnerParent) {
   for (const char* game : {"kalah", "oware", "oware:4:awari", "kalah:6:4:empty-capture"}) {
@@ -268,13 +322,26 @@ TEST(Retrograde, LayersHeldElsewhereGiveTheSameLayersAbove) {
     for (int s = 0; s <= 9; ++s) {
       const std::vector<int8_t> expected = as_vector(held.build_layer(s));
       ASSERT_EQ(as_vector(elsewhere.build_layer(s)), expected) << game << " layer " << s;
-      // A copy the builder does not own, kept alive only by the keeper it is handed.
-      auto copy = std::make_shared<const std::vector<int8_t>>(expected);
+      // A copy the builder does not own, kept alive only by the keeper it is handed; a Kalah
+      // layer's every other one in sub-layer order.
+      const LayerOrder order =
+          elsewhere.uses_one_pass() && s % 2 == 1 ? LayerOrder::SubLayers : LayerOrder::Ranks;
+      auto copy = std::make_shared<const std::vector<int8_t>>(
+          order == LayerOrder::SubLayers ? in_sub_layer_order(held.index(), s, expected)
+                                         : expected);
       const std::span<const int8_t> values(*copy);
-      elsewhere.hold_layer_elsewhere(s, values, std::move(copy));
+      elsewhere.hold_layer_elsewhere(s, values, std::move(copy), order);
       EXPECT_TRUE(elsewhere.held_elsewhere(s));
       EXPECT_FALSE(held.held_elsewhere(s));
       EXPECT_EQ(elsewhere.layer(s).data(), values.data());
+      EXPECT_EQ(elsewhere.layer_order(s), order);
+      // A position's value, looked up in either order.
+      for (uint64_t r = 0; r < expected.size(); r += 97) {
+        TableKey key;
+        held.index().unrank(r, s, key.counts.data());
+        const Position p = position_from_key(key.counts.data(), rules.houses);
+        EXPECT_EQ(elsewhere.value_of(p), expected[r]) << game << " layer " << s << " rank " << r;
+      }
     }
   }
 }

@@ -103,6 +103,40 @@ void for_each_sub_layer_run(const TableIndex& index, SubLayer sub,
   for (const uint64_t begin : begins) visit(begin, size);
 }
 
+uint64_t sub_layer_offset(int houses, int seeds, int mover_seeds) {
+  uint64_t offset = 0;
+  for (int m = 0; m < mover_seeds; ++m) offset += sub_layer_size(houses, {m, seeds - m});
+  return offset;
+}
+
+uint64_t row_rank(const TableIndex& index, const uint8_t* digits, int houses) {
+  // The bars of the row's digits, as TableIndex::rank places them, of a key of h digits.
+  uint64_t r = 0;
+  int bar = -1;
+  for (int j = 0; j + 1 < houses; ++j) {
+    bar += digits[j] + 1;
+    r += index.binomial(bar, j + 1);
+  }
+  return r;
+}
+
+uint64_t sub_layer_order_rank(const TableIndex& index, const uint8_t* counts) {
+  const int h = index.slots() / 2;
+  int mover = 0, other = 0;
+  for (int i = 0; i < h; ++i) {
+    other += counts[i];
+    mover += counts[h + i];
+  }
+  return sub_layer_offset(h, mover + other, mover) +
+         row_rank(index, counts + h, h) * rows_of(h, other) + row_rank(index, counts, h);
+}
+
+void for_each_run_in_sub_layer_order(
+    const TableIndex& index, int seeds,
+    const std::function<void(uint64_t begin, uint64_t size)>& visit) {
+  for (int m = 0; m <= seeds; ++m) for_each_sub_layer_run(index, {m, seeds - m}, visit);
+}
+
 std::vector<SubLayer> kalah_pairs(int seeds) {
   std::vector<SubLayer> pairs;
   for (int m = seeds; 2 * m >= seeds; --m) pairs.push_back({m, seeds - m});

@@ -21,6 +21,18 @@
 // sub-layer (m, o) is C(m+h-1, h-1) runs of C(o+h-1, h-1) consecutive ranks, one run per mover's
 // row: a pair's positions and its reads are spread over their layers in runs, not ranges.
 //
+// A layer can also be laid out in sub-layer order (LayerOrder::SubLayers): sub-layer by sub-layer,
+// m rising, each sub-layer its runs end to end in rank order. Each sub-layer is then one range,
+// and a pair's reads a few ranges: a build that holds the layers below in scratch files writes
+// them so, and a pair's reads are whole pages of its own (in rank order, a sub-layer whose other
+// row holds few seeds is runs of a few bytes, spread over pages that other sub-layers share).
+// Within a sub-layer, a run's place is the rank of its mover's row among the rows of its seeds
+// (row_rank): the runs of a sub-layer come in that order in rank order, since both orders rank
+// the same bars (table_index.h) in the same combinatorial number system. So a position's place in
+// sub-layer order is
+//
+//     sub_layer_offset(s, m) + row_rank(mover's row) * C(o+h-1, h-1) + row_rank(other row).
+//
 // Measured for 6 houses and the standard rule (docs/endgame-tables.md, "Sub-layers"): the pair
 // with the most to read in layer 34 reads 10.7 GB of the 28.8 GB of layers 0..33.
 #pragma once
@@ -50,6 +62,28 @@ uint64_t sub_layer_size(int houses, SubLayer sub);
 // row, in rising order of begin.
 void for_each_sub_layer_run(const TableIndex& index, SubLayer sub,
                             const std::function<void(uint64_t begin, uint64_t size)>& visit);
+
+// The order of a layer's values: rank order (TableIndex), or sub-layer order (above).
+enum class LayerOrder : uint8_t { Ranks, SubLayers };
+
+// Where sub-layer (m, seeds - m) begins in sub-layer order: the positions of the sub-layers
+// (0, seeds) .. (m - 1, seeds - m + 1).
+uint64_t sub_layer_offset(int houses, int seeds, int mover_seeds);
+
+// The rank of a row among the rows of `houses` houses holding as many seeds, in the order the
+// index ranks them: `digits` are its houses from its last (house h-1) to its first, as a key
+// holds them (table_index.h).
+uint64_t row_rank(const TableIndex& index, const uint8_t* digits, int houses);
+
+// The place of the position of key `counts` (TableKey: the other row's digits, then the mover's)
+// in its layer in sub-layer order.
+uint64_t sub_layer_order_rank(const TableIndex& index, const uint8_t* counts);
+
+// Calls visit(begin, size) for every run of layer `seeds` (ranks [begin, begin + size)) in
+// sub-layer order: laid end to end, the runs' values are the layer in sub-layer order.
+void for_each_run_in_sub_layer_order(
+    const TableIndex& index, int seeds,
+    const std::function<void(uint64_t begin, uint64_t size)>& visit);
 
 // The pairs of layer `seeds`, each named by its sub-layer (m, o) with m >= o (the other being
 // (o, m)), in the order a layer is valued: m falling, so that pairs valued one after the other

@@ -63,20 +63,23 @@ RetrogradeBuilder::RetrogradeBuilder(const Rules& rules, int max_seeds, LayerMet
       index_(2 * rules.houses, max_seeds),
       owned_(static_cast<size_t>(max_seeds) + 1),
       keepers_(static_cast<size_t>(max_seeds) + 1),
-      views_(static_cast<size_t>(max_seeds) + 1) {}
+      views_(static_cast<size_t>(max_seeds) + 1),
+      orders_(static_cast<size_t>(max_seeds) + 1, LayerOrder::Ranks) {}
 
 void RetrogradeBuilder::set_layer(int seeds, std::vector<int8_t> values) {
   const auto s = static_cast<size_t>(seeds);
   owned_[s] = std::move(values);
   keepers_[s].reset();
   views_[s] = owned_[s];
+  orders_[s] = LayerOrder::Ranks;
 }
 
 void RetrogradeBuilder::hold_layer_elsewhere(int seeds, std::span<const int8_t> values,
-                                             std::shared_ptr<const void> keeper) {
+                                             std::shared_ptr<const void> keeper, LayerOrder order) {
   const auto s = static_cast<size_t>(seeds);
   keepers_[s] = std::move(keeper);
   views_[s] = values;
+  orders_[s] = order;
   std::vector<int8_t>().swap(owned_[s]);  // the memory goes back now, not at the end
 }
 
@@ -96,7 +99,7 @@ void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& prog
   const auto start = std::chrono::steady_clock::now();
   std::vector<int8_t> values = new_layer_values(index_.layer_size(seeds));
   value_kalah_layer(rules_, index_, views_, seeds, values.data(), threads_, "values", progress,
-                    before_pair);
+                    before_pair, orders_);
   last_levels_ = 0;
   last_level_scans_ = 0;
   last_timings_ = {0, 0, seconds_since(start)};

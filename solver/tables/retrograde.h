@@ -102,13 +102,21 @@ class RetrogradeBuilder {
   // long as the builder needs them. This bounds a deep build's memory: the layers below the one
   // being built are read at random, but a mapped file's pages are the kernel's to evict and read
   // back. Not while a layer is being built, nor while another thread reads layer `seeds`.
+  // `order`: how `values` are laid out (kalah_sub_layers.h); sub-layer order only when layers are
+  // built in one pass (uses_one_pass(): that pass reads either; the level algorithm reads ranks).
   void hold_layer_elsewhere(int seeds, std::span<const int8_t> values,
-                            std::shared_ptr<const void> keeper);
+                            std::shared_ptr<const void> keeper,
+                            LayerOrder order = LayerOrder::Ranks);
+  // Layer `seeds`' values, laid out in layer_order(seeds).
   std::span<const int8_t> layer(int seeds) const { return views_[static_cast<size_t>(seeds)]; }
+  LayerOrder layer_order(int seeds) const { return orders_[static_cast<size_t>(seeds)]; }
   // The value the layer of `position`'s seeds holds for it; that layer must be there.
   int value_of(const Position& position) const {
     const TableKey key = table_key(position);
-    return layer(position.seeds_on_board())[index_.rank(key.counts.data())];
+    const int seeds = position.seeds_on_board();
+    return layer(seeds)[layer_order(seeds) == LayerOrder::SubLayers
+                            ? sub_layer_order_rank(index_, key.counts.data())
+                            : index_.rank(key.counts.data())];
   }
   // Whether layer `seeds` is held elsewhere (hold_layer_elsewhere) rather than by the builder.
   bool held_elsewhere(int seeds) const { return keepers_[static_cast<size_t>(seeds)] != nullptr; }
@@ -145,6 +153,7 @@ class RetrogradeBuilder {
   std::vector<std::vector<int8_t>> owned_;
   std::vector<std::shared_ptr<const void>> keepers_;
   std::vector<std::span<const int8_t>> views_;
+  std::vector<LayerOrder> orders_;
   int last_levels_ = 0;
   int last_level_scans_ = 0;
   PhaseSeconds last_timings_;

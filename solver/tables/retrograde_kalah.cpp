@@ -76,11 +76,14 @@ enum class MoveKind : uint8_t {
   Engine,     // comes round to the mover's row again: played out by the rules engine
 };
 
-template <int H>
+// kMixedOrders: some layer below is laid out in sub-layer order (kalah_sub_layers.h); without,
+// every child's place is its rank, and the pass has nothing more to look up.
+template <int H, bool kMixedOrders>
 class KalahLayerPass {
  public:
   KalahLayerPass(const Rules& rules, const TableIndex& index,
-                 const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values)
+                 const std::vector<std::span<const int8_t>>& layers,
+                 const std::vector<LayerOrder>& orders, int seeds, int8_t* values)
       : rules_(rules), seeds_(seeds), values_(values) {
     // A bar of this layer's positions sits below seeds + kSlots - 1; the index holds the
     // binomials up to that (it covers at least this layer), the rest stay 0.
@@ -92,6 +95,13 @@ class KalahLayerPass {
           taken == 0 ? values : layers[static_cast<size_t>(seeds - taken)].data();
     list_rows();
     work_out_rows();
+    if constexpr (kMixedOrders) {
+      for (int taken = 1; taken <= seeds; ++taken)
+        sorted_after_[static_cast<size_t>(taken)] =
+            static_cast<size_t>(seeds - taken) < orders.size() &&
+            orders[static_cast<size_t>(seeds - taken)] == LayerOrder::SubLayers;
+      work_out_sub_layer_parts();
+    }
   }
 
   // With `before_pair`, pair of sub-layers by pair; without, the whole layer at once, each
@@ -235,6 +245,19 @@ class KalahLayerPass {
     return r;
   }
 
+  // Rows of n seeds: C(n + h - 1, h - 1).
+  uint64_t rows_of(int n) const {
+    return choose_[static_cast<size_t>(H - 1)][static_cast<size_t>(n + H - 1)];
+  }
+  // The part of `row` as the mover's, the other row holding `other_seeds`, in a layer below laid
+  // out in sub-layer order: where its run lies there (as_other is the row's rank among the rows
+  // of its seeds, row_rank).
+  uint64_t as_mover_in_sub_layers(const Houses& row, int other_seeds) const {
+    const int n = seeds_of(row);
+    return sub_layer_offsets_[static_cast<size_t>(n + other_seeds)][static_cast<size_t>(n)] +
+           as_other(row) * rows_of(other_seeds);
+  }
+
   // Every row of up to s seeds, sorted by (seeds, potential), and where each group begins.
   void list_rows() {
     const int width = seeds_ * H + 2;
@@ -311,6 +334,50 @@ class KalahLayerPass {
             seeds_ - n - 1 - k >= 0 ? as_mover(more, seeds_ - n - 1 - k) : 0;
       }
       moves_[r] = moves_of(row, n);
+    }
+  }
+
+  // The "as mover" parts of every row for the layers below laid out in sub-layer order, beside
+  // those for rank order (work_out_rows): with one house emptied, with a seed more in each of
+  // the first k houses, and after each move into the store.
+  void work_out_sub_layer_parts() {
+    sub_layer_offsets_.resize(static_cast<size_t>(seeds_));
+    for (int t = 0; t < seeds_; ++t) {
+      std::vector<uint64_t>& offsets = sub_layer_offsets_[static_cast<size_t>(t)];
+      offsets.assign(static_cast<size_t>(t) + 1, 0);
+      for (int m = 1; m <= t; ++m)
+        offsets[static_cast<size_t>(m)] =
+            offsets[static_cast<size_t>(m - 1)] + rows_of(m - 1) * rows_of(t - m + 1);
+    }
+    const size_t count = rows_.size();
+    emptied_in_sub_layers_.assign(count, {});
+    sown_in_sub_layers_.assign(count, {});
+    stored_in_sub_layers_.assign(count, {});
+    for (size_t r = 0; r < count; ++r) {
+      const Houses& row = rows_[r];
+      const int n = seeds_in_[r];
+      for (int o = 0; o < H && seeds_ - n - 1 >= 0; ++o) {
+        Houses less = row;
+        less[static_cast<size_t>(o)] = 0;
+        emptied_in_sub_layers_[r][static_cast<size_t>(o)] =
+            as_mover_in_sub_layers(less, seeds_ - n - 1);
+      }
+      Houses more = row;
+      for (int k = 1; k <= H; ++k) {
+        ++more[static_cast<size_t>(k - 1)];
+        if (seeds_ - n - 1 - k >= 0)
+          sown_in_sub_layers_[r][static_cast<size_t>(k)] =
+              as_mover_in_sub_layers(more, seeds_ - n - 1 - k);
+      }
+      const Moves& moves = moves_[r];
+      for (int i = 0; i < moves.count; ++i) {
+        const MoveOfRow& m = moves.list[static_cast<size_t>(i)];
+        if (m.kind != MoveKind::Store) continue;
+        Houses after = row;
+        after[m.house] = 0;
+        for (int j = m.house + 1; j < H; ++j) ++after[static_cast<size_t>(j)];
+        stored_in_sub_layers_[r][m.house] = as_mover_in_sub_layers(after, seeds_ - n);
+      }
     }
   }
 
@@ -400,13 +467,46 @@ class KalahLayerPass {
     return r;
   }
 
-  // A move played out by the rules engine (positions are South to move here).
+  // The place of a board's position in a layer laid out in sub-layer order, seen from X.
+  template <Side X>
+  uint64_t sub_layer_place_of(const Board& b) const {
+    constexpr int own = X == Side::South ? 0 : H + 1;
+    constexpr int other = X == Side::South ? H + 1 : 0;
+    Houses mine{}, theirs{};
+    for (int i = 0; i < H; ++i) {
+      mine[static_cast<size_t>(i)] = b[own + i];
+      theirs[static_cast<size_t>(i)] = b[other + i];
+    }
+    return as_mover_in_sub_layers(mine, seeds_of(theirs)) + as_other(theirs);
+  }
+
+  // A move played out by the rules engine (positions are South to move here). Such a move
+  // always takes seeds off the board (it passes the mover's store, or ends the game).
   Child engine_child(const Board& board, int house) const {
     const Board c = apply_slot<GameKind::Kalah>(rules_, board, house);
     const bool same = c.side_to_move() == Side::South;
-    return {layer_after_[static_cast<size_t>(c[kSouthStore] + c[kNorthStore])],
-            same ? rank_of<Side::South>(c) : rank_of<Side::North>(c),
-            c[kSouthStore] - c[kNorthStore], same ? 1 : -1};
+    const auto taken = static_cast<size_t>(c[kSouthStore] + c[kNorthStore]);
+    uint64_t rank = same ? rank_of<Side::South>(c) : rank_of<Side::North>(c);
+    if constexpr (kMixedOrders) {
+      if (sorted_after_[taken])
+        rank = same ? sub_layer_place_of<Side::South>(c) : sub_layer_place_of<Side::North>(c);
+    }
+    return {layer_after_[taken], rank, c[kSouthStore] - c[kNorthStore], same ? 1 : -1};
+  }
+
+  // The mover's part of the child of move m of row a into the store (layer s - 1), and of row b
+  // with a seed more in each of its first k houses (layer s - 1).
+  uint64_t stored_part(uint32_t a, const MoveOfRow& m) const {
+    if constexpr (kMixedOrders) {
+      if (sorted_after_[1]) return stored_in_sub_layers_[a][m.house];
+    }
+    return m.after_as_mover;
+  }
+  uint64_t sown_part(uint32_t b, int k) const {
+    if constexpr (kMixedOrders) {
+      if (sorted_after_[1]) return sown_in_sub_layers_[b][static_cast<size_t>(k)];
+    }
+    return sown_as_mover_[b][static_cast<size_t>(k)];
   }
 
   // Works out the children of the position (mover's row a, other row b) and prefetches their
@@ -437,8 +537,12 @@ class KalahLayerPass {
           } else if (m.row_emptied_by_take || facing == other_seeds) {
             c = engine_child(board_of(a, b), m.house);  // a row emptied: the game ends
           } else {
-            c = {layer_after_[static_cast<size_t>(1 + facing)],
-                 emptied_as_mover_[b][m.opposite] + m.taken_as_other, 1 + facing, -1};
+            const auto taken = static_cast<size_t>(1 + facing);
+            uint64_t part = emptied_as_mover_[b][m.opposite];
+            if constexpr (kMixedOrders) {
+              if (sorted_after_[taken]) part = emptied_in_sub_layers_[b][m.opposite];
+            }
+            c = {layer_after_[taken], part + m.taken_as_other, 1 + facing, -1};
           }
           break;
         }
@@ -446,13 +550,13 @@ class KalahLayerPass {
           if (m.row_emptied)
             c = engine_child(board_of(a, b), m.house);
           else
-            c = {layer_after_[1], m.after_as_mover + part_as_other_[b], 1, 1};
+            c = {layer_after_[1], stored_part(a, m) + part_as_other_[b], 1, 1};
           break;
         case MoveKind::IntoOther:
           if (m.row_emptied)
             c = engine_child(board_of(a, b), m.house);
           else
-            c = {layer_after_[1], sown_as_mover_[b][m.into_other] + m.after_as_other, 1, -1};
+            c = {layer_after_[1], sown_part(b, m.into_other) + m.after_as_other, 1, -1};
           break;
         case MoveKind::Engine:
           c = engine_child(board_of(a, b), m.house);
@@ -492,15 +596,32 @@ class KalahLayerPass {
   std::vector<std::array<uint64_t, H>> emptied_as_mover_;
   std::vector<std::array<uint64_t, H + 1>> sown_as_mover_;
   std::vector<Moves> moves_;
+  // With layers below in sub-layer order (kMixedOrders): which are, by the seeds a move takes
+  // ([0], this layer, never); where each sub-layer of layer t begins ([t][m]); and the parts
+  // above for them ([house] of a move into the store).
+  std::array<bool, kMaxTableSeeds + 1> sorted_after_{};
+  std::vector<std::vector<uint64_t>> sub_layer_offsets_;
+  std::vector<std::array<uint64_t, H>> emptied_in_sub_layers_;
+  std::vector<std::array<uint64_t, H + 1>> sown_in_sub_layers_;
+  std::vector<std::array<uint64_t, H>> stored_in_sub_layers_;
 };
 
 template <int H>
 void run_pass(const Rules& rules, const TableIndex& index,
-              const std::vector<std::span<const int8_t>>& layers, int seeds, int8_t* values,
-              int threads, const std::string& phase, const LayerProgressFn& progress,
+              const std::vector<std::span<const int8_t>>& layers,
+              const std::vector<LayerOrder>& orders, int seeds, int8_t* values, int threads,
+              const std::string& phase, const LayerProgressFn& progress,
               const KalahPairHook& before_pair) {
-  KalahLayerPass<H> pass(rules, index, layers, seeds, values);
-  pass.run(threads, phase, progress, before_pair);
+  bool mixed = false;
+  for (size_t t = 0; t < orders.size() && t < static_cast<size_t>(seeds); ++t)
+    mixed = mixed || orders[t] == LayerOrder::SubLayers;
+  if (mixed) {
+    KalahLayerPass<H, true> pass(rules, index, layers, orders, seeds, values);
+    pass.run(threads, phase, progress, before_pair);
+  } else {
+    KalahLayerPass<H, false> pass(rules, index, layers, orders, seeds, values);
+    pass.run(threads, phase, progress, before_pair);
+  }
 }
 
 }  // namespace
@@ -508,25 +629,26 @@ void run_pass(const Rules& rules, const TableIndex& index,
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
-                       const LayerProgressFn& progress, const KalahPairHook& before_pair) {
+                       const LayerProgressFn& progress, const KalahPairHook& before_pair,
+                       const std::vector<LayerOrder>& orders) {
   switch (rules.houses) {
     case 1:
-      return run_pass<1>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<1>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
     case 2:
-      return run_pass<2>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<2>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
     case 3:
-      return run_pass<3>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<3>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
     case 4:
-      return run_pass<4>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<4>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
     case 5:
-      return run_pass<5>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<5>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
     default:
-      return run_pass<6>(rules, index, layers, seeds, values, threads, phase, progress,
+      return run_pass<6>(rules, index, layers, orders, seeds, values, threads, phase, progress,
                          before_pair);
   }
 }

@@ -27,10 +27,14 @@ namespace mancala {
 // only the values of the sub-layers kalah_pair_reads(rules, pair) and of layer 0 (the end of the
 // game): the rest of the layers below need not be there meanwhile. Without it, the whole layer is
 // valued at once, potential by potential (the same bytes).
+//
+// `orders[t]` says in which order layer t below is laid out (kalah_sub_layers.h; none given, or
+// fewer than `seeds`: rank order); `values` is written in rank order.
 using KalahPairHook = std::function<void(SubLayer pair)>;
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
-                       const LayerProgressFn& progress, const KalahPairHook& before_pair = {});
+                       const LayerProgressFn& progress, const KalahPairHook& before_pair = {},
+                       const std::vector<LayerOrder>& orders = {});
 
 }  // namespace mancala

@@ -196,6 +196,8 @@ Expected<bool> check_build_request(const BuildRequest& request) {
 }
 
 uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
+  if (const std::optional<BuildMemoryByPairs> by_pairs = build_memory_by_pairs(rules, max_seeds))
+    return by_pairs->bytes;
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
   uint64_t bytes = builder.bytes_to_build(max_seeds);
   for (int s = std::max(0, max_seeds - 3); s < max_seeds; ++s)

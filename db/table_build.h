@@ -63,26 +63,25 @@ struct LayerReport {
 Expected<bool> check_build_request(const BuildRequest& request);
 
 // The memory a build on one machine needs to run at memory speed while it builds its last layer,
-// whatever BuildRequest::layer_memory says. Read at random from every layer below, the layers
-// below would have to be held whole: the layer being built, the three layers below it (nearly
-// every child's value is read from them: a move into a store or past it takes one seed off the
-// board, most captures two to four; a mapped one the page cache cannot hold is read back from
-// disk at random), and the writer's coded bytes of the layer below (under 4 bits a position).
-// Kalah 0..32 needs 17.6 GB that way and built its last layer at 31 M positions a second on a
-// machine of 25.3 GB; 0..33 needs 23.7 GB, and there, with 16.9 GB for the layers, valued its
-// last layer at 0.1 M positions a second, the disk reading 1.2 GB a second.
-//
+// whatever BuildRequest::layer_memory says. Oware's layers, read at random from every layer below,
+// would have to be held whole: the layer being built, the three layers below it (nearly every
+// child's value is read from them: a move into a store or past it takes one seed off the board,
+// most captures two to four; a mapped one the page cache cannot hold is read back from disk at
+// random), and the writer's coded bytes of the layer below (under 4 bits a position). Kalah's
+// need is counted by pairs of sub-layers (build_memory_by_pairs, below). Kalah 0..33 needed
+// 23.7 GB the first way and, so counted, valued its last layer at 0.1 M positions a second on a
+// machine of 25.3 GB, the disk reading 1.2 GB a second.
 uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 
 // Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
 // (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
-// reads ahead from them. Counted that way a build would need the layer being built, the layer
-// below until the writer is done with it, the writer's coded bytes of it, and the largest part of
-// the layers further down that one pair reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14)
-// reading 4.1 GB of layers 0..31); 0..34, 27.2 GB. That is not the need (build_memory_needed):
-// built so on this machine (2026-12-07), 0..33 valued its layer 33 at 0.1 M positions a second,
-// the disk reading 1.25 GB a second, as before (docs/endgame-tables.md, "Sub-layers"), over
-// scratch files still in rank order (sub-layer order since: not yet built that deep).
+// reads ahead from them, written in sub-layer order so that those reads are whole pages of their
+// own. So a build needs the layer being built, the layer below until the writer is done with it,
+// the writer's coded bytes of it, and the largest part of the layers further down that one pair
+// reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14) reading 4.1 GB of layers 0..31);
+// 0..34, 27.2 GB. Built so on this machine (2026-12-07), 0..33 valued its layer 33 at 11.6 M
+// positions a second (docs/endgame-tables.md, "Sub-layers"); over scratch files in rank order,
+// at 0.1 M.
 struct BuildMemoryByPairs {
   SubLayer pair;            // the pair of sub-layers whose reads are the largest
   uint64_t pair_reads = 0;  // those reads, positions (one byte each)

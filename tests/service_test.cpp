@@ -82,10 +82,9 @@ TEST(Validation, ControlGroupMemoryLimitsReadAsBytesAndMaxAsNoLimit) {
 }
 
 // A one-machine build needs its last layer and the three below it in memory (the writer's bytes
-// too), and is refused up front when the machine cannot hold them, naming the deepest that fits.
-// For Kalah the need by pairs of sub-layers is counted beside it (the last layer, the one below,
-// the writer's bytes and what one pair reads further down), but is not the need: a build of 0..33
-// so counted read its layers below from disk at random.
+// too), or for Kalah, valued pair of sub-layers by pair over scratch files in sub-layer order, its
+// last layer, the one below, the writer's bytes and what one pair reads further down; it is
+// refused up front when the machine cannot hold them, naming the deepest that fits.
 TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFits) {
   const Rules kalah = Rules::kalah();
   // Layers 7..10 of 12 houses (10 seeds: 352 716 positions), and half of layer 9 for the writer;
@@ -94,21 +93,23 @@ TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFi
             3 * 352716u + 167960u + 75582u + 31824u + 167960u / 2);
   EXPECT_FALSE(db::build_memory_by_pairs(Rules::oware(), 10));
   // Kalah: layers 10 and 9, half of 9, and the largest part of layers 0..8 that a pair reads,
-  // which is less than layers 8 and 7 whole; the need stays the three layers below.
+  // which is less than layers 8 and 7 whole.
   const std::optional<db::BuildMemoryByPairs> by_pairs = db::build_memory_by_pairs(kalah, 10);
   ASSERT_TRUE(by_pairs);
   EXPECT_EQ(by_pairs->pair_reads,
             kalah_largest_pair_working_set(*table_rules_for(kalah), 10, 9).read_positions);
   EXPECT_LT(by_pairs->pair_reads, 75582u + 31824u);
   EXPECT_EQ(by_pairs->bytes, 352716u + 167960u + 167960u / 2 + by_pairs->pair_reads);
-  EXPECT_EQ(db::build_memory_needed(kalah, 10), 352716u + 167960u + 75582u + 31824u + 167960u / 2);
+  EXPECT_EQ(db::build_memory_needed(kalah, 10), by_pairs->bytes);
   EXPECT_TRUE(check_build_fits_machine(kalah, 20));
   // 64 seeds: some 10^12 positions in the last layer, terabytes.
   const Expected<bool> deep = check_build_fits_machine(kalah, 64);
   ASSERT_FALSE(deep);
   EXPECT_NE(deep.error().find("layers up to 64 seeds need about"), std::string::npos)
       << deep.error();
-  EXPECT_NE(deep.error().find("the three layers below it"), std::string::npos) << deep.error();
+  EXPECT_NE(deep.error().find("the layers further down that its largest pair of sub-layers, ("),
+            std::string::npos)
+      << deep.error();
   const size_t at = deep.error().find("the deepest build that fits here goes to ");
   ASSERT_NE(at, std::string::npos) << deep.error();
   const int deepest = std::stoi(deep.error().substr(at + 41));

@@ -231,11 +231,23 @@ Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
   if (needed <= room) return true;
   int deepest = max_seeds - 1;
   while (deepest > 0 && db::build_memory_needed(rules, deepest) > room) --deepest;
+  // What the need is made of: Kalah's counted by pairs of sub-layers (db::build_memory_by_pairs).
+  const std::optional<db::BuildMemoryByPairs> by_pairs =
+      db::build_memory_by_pairs(rules, max_seeds);
+  const std::string parts =
+      by_pairs
+          ? fmt::format(
+                "it, the layer below it until written, the writer's bytes and the {:.1f} GB "
+                "of the layers further down that its largest pair of sub-layers, ({}, {}) "
+                "and ({}, {}) seeds a row, reads",
+                static_cast<double>(by_pairs->pair_reads) / 1e9, by_pairs->pair.mover_seeds,
+                by_pairs->pair.other_seeds, by_pairs->pair.other_seeds, by_pairs->pair.mover_seeds)
+          : std::string("it, the three layers below it and the writer's bytes");
   return Error{fmt::format(
-      "layers up to {} seeds need about {:.1f} GB of memory while the last is built (it, the "
-      "three layers below it and the writer's bytes), and this machine has {:.1f} GB; the deepest "
-      "build that fits here goes to {} seeds",
-      max_seeds, static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9, deepest)};
+      "layers up to {} seeds need about {:.1f} GB of memory while the last is built ({}), and "
+      "this machine has {:.1f} GB; the deepest build that fits here goes to {} seeds",
+      max_seeds, static_cast<double>(needed) / 1e9, parts, static_cast<double>(memory) / 1e9,
+      deepest)};
 }
 
 int max_threads() {

@@ -342,13 +342,9 @@ class KalahLayerPass {
   // the first k houses, and after each move into the store.
   void work_out_sub_layer_parts() {
     sub_layer_offsets_.resize(static_cast<size_t>(seeds_));
-    for (int t = 0; t < seeds_; ++t) {
-      std::vector<uint64_t>& offsets = sub_layer_offsets_[static_cast<size_t>(t)];
-      offsets.assign(static_cast<size_t>(t) + 1, 0);
-      for (int m = 1; m <= t; ++m)
-        offsets[static_cast<size_t>(m)] =
-            offsets[static_cast<size_t>(m - 1)] + rows_of(m - 1) * rows_of(t - m + 1);
-    }
+    for (int t = 0; t < seeds_; ++t)
+      for (int m = 0; m <= t; ++m)
+        sub_layer_offsets_[static_cast<size_t>(t)].push_back(sub_layer_offset(H, t, m));
     const size_t count = rows_.size();
     emptied_in_sub_layers_.assign(count, {});
     sown_in_sub_layers_.assign(count, {});
@@ -373,12 +369,20 @@ class KalahLayerPass {
       for (int i = 0; i < moves.count; ++i) {
         const MoveOfRow& m = moves.list[static_cast<size_t>(i)];
         if (m.kind != MoveKind::Store) continue;
-        Houses after = row;
-        after[m.house] = 0;
-        for (int j = m.house + 1; j < H; ++j) ++after[static_cast<size_t>(j)];
-        stored_in_sub_layers_[r][m.house] = as_mover_in_sub_layers(after, seeds_ - n);
+        stored_in_sub_layers_[r][m.house] =
+            as_mover_in_sub_layers(sown_within_row(row, m.house), seeds_ - n);
       }
     }
+  }
+
+  // The row after house i is sown, as far as its own houses go (what passes its last house goes
+  // to the store and beyond).
+  static Houses sown_within_row(const Houses& row, int i) {
+    const int a = row[static_cast<size_t>(i)];
+    Houses after = row;
+    after[static_cast<size_t>(i)] = 0;
+    for (int j = i + 1; j < std::min(H, i + 1 + a); ++j) ++after[static_cast<size_t>(j)];
+    return after;
   }
 
   // The moves of a row of n seeds (the mover's), in house order.
@@ -389,9 +393,7 @@ class KalahLayerPass {
       if (a == 0) continue;
       MoveOfRow m{};
       m.house = static_cast<uint8_t>(i);
-      Houses after = row;
-      after[static_cast<size_t>(i)] = 0;
-      for (int j = i + 1; j < std::min(H, i + 1 + a); ++j) ++after[static_cast<size_t>(j)];
+      const Houses after = sown_within_row(row, i);
       m.after_as_other = as_other(after);
       if (a <= H - 1 - i) {
         const int last = i + a;

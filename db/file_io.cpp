@@ -350,15 +350,10 @@ Expected<WriterLock> WriterLock::acquire(const std::string& directory) {
   return lock;
 }
 
-Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
-                                                                 std::span<const uint8_t> bytes) {
-  return map_unnamed_copy(directory, bytes.size(), [bytes](const EmitBytes& emit) { emit(bytes); });
-}
+namespace {
 
-Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
-    const std::string& directory, uint64_t size,
-    const std::function<void(const EmitBytes& emit)>& pieces) {
-  if (size == 0) return Error{shown_path(directory) + ": nothing to map"};
+// A new file in `directory` with no name (gone with its last descriptor and mapping).
+Expected<FileDescriptor> unnamed_scratch_file(const std::string& directory) {
   FileDescriptor fd(::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
   if (fd.get() < 0) {
     // Some file systems have no O_TMPFILE (EOPNOTSUPP, or EISDIR from kernels that predate it):
@@ -368,6 +363,38 @@ Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
     if (fd.get() < 0) return path_error(directory, "cannot create a scratch file", errno);
     ::unlink(name.c_str());
   }
+  return fd;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_file(const std::string& directory,
+                                                                 uint64_t size) {
+  if (size == 0) return Error{shown_path(directory) + ": nothing to map"};
+  Expected<FileDescriptor> fd = unnamed_scratch_file(directory);
+  if (!fd) return Error{fd.error()};
+  // The disk is taken now, all of it: a page first written through the mapping on a full disk
+  // would otherwise fault (SIGBUS) in the middle of the build.
+  if (const int error = ::posix_fallocate(fd->get(), 0, static_cast<off_t>(size)); error != 0)
+    return path_error(directory,
+                      "cannot make a scratch file of " + std::to_string(size) + " bytes", error);
+  Expected<GuardedMapping> mapping = GuardedMapping::map(fd->get(), size, directory, true);
+  if (!mapping) return Error{mapping.error()};
+  return std::make_shared<const GuardedMapping>(std::move(mapping).value());
+}
+
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(const std::string& directory,
+                                                                 std::span<const uint8_t> bytes) {
+  return map_unnamed_copy(directory, bytes.size(), [bytes](const EmitBytes& emit) { emit(bytes); });
+}
+
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
+    const std::string& directory, uint64_t size,
+    const std::function<void(const EmitBytes& emit)>& pieces) {
+  if (size == 0) return Error{shown_path(directory) + ": nothing to map"};
+  Expected<FileDescriptor> created = unnamed_scratch_file(directory);
+  if (!created) return Error{created.error()};
+  FileDescriptor fd = std::move(created).value();
   // Pieces are gathered into a buffer and written a buffer at a time; a piece as large as the
   // buffer goes straight to the file.
   constexpr size_t kBuffer = size_t{4} << 20;

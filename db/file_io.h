@@ -159,6 +159,12 @@ Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_copy(
     const std::string& directory, uint64_t size,
     const std::function<void(const EmitBytes& emit)>& pieces);
 
+// A scratch file of `size` bytes (zeros) in `directory`, unnamed as map_unnamed_copy's, mapped
+// for writing (GuardedMapping::writable_data) and reading: a layer built in place there (its
+// disk allocated up front, so that a full disk is this error, not a fault in mid-build).
+Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_file(const std::string& directory,
+                                                                 uint64_t size);
+
 // The name of a lock file in a directory (ignored by every reader).
 inline constexpr const char* kLockFileName = ".mancala-writer.lock";
 

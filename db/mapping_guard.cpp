@@ -20,6 +20,7 @@ struct Slot {
   std::atomic<uintptr_t> end{0};
   std::atomic<uint8_t> damaged{0};
   std::atomic<uint8_t> taken{0};
+  std::atomic<uint8_t> writable{0};  // the zero page put in place of a page must take writes
 };
 static_assert(std::atomic<uintptr_t>::is_always_lock_free, "the handler needs lock-free atomics");
 static_assert(std::atomic<uint8_t>::is_always_lock_free, "the handler needs lock-free atomics");
@@ -62,7 +63,9 @@ void on_sigbus(int signal, siginfo_t* info, void* context) {
       slot.damaged.store(1, std::memory_order_seq_cst);
       faults.fetch_add(1, std::memory_order_relaxed);
       void* page = reinterpret_cast<void*>(address & ~(page_size - 1));
-      if (::mmap(page, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+      const int protection =
+          slot.writable.load(std::memory_order_acquire) ? PROT_READ | PROT_WRITE : PROT_READ;
+      if (::mmap(page, page_size, protection, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
           MAP_FAILED) {
         errno = saved_errno;
         return;
@@ -85,7 +88,8 @@ void install_handler() {
 
 }  // namespace
 
-Expected<GuardedMapping> GuardedMapping::map(int fd, size_t size, const std::string& path) {
+Expected<GuardedMapping> GuardedMapping::map(int fd, size_t size, const std::string& path,
+                                             bool writable) {
   std::call_once(install_once, install_handler);
   int slot = -1;
   for (size_t i = 0; i < kMaxMappings && slot < 0; ++i) {
@@ -95,7 +99,8 @@ Expected<GuardedMapping> GuardedMapping::map(int fd, size_t size, const std::str
   if (slot < 0)
     return Error{path + ": cannot map: more than " + std::to_string(kMaxMappings) +
                  " table files open at once"};
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  void* map =
+      ::mmap(nullptr, size, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
   if (map == MAP_FAILED) {
     const int error = errno;
     slots[slot].taken.store(0);
@@ -103,17 +108,19 @@ Expected<GuardedMapping> GuardedMapping::map(int fd, size_t size, const std::str
   }
   Slot& s = slots[slot];
   s.damaged.store(0);
+  s.writable.store(writable ? 1 : 0, std::memory_order_release);
   s.end.store(reinterpret_cast<uintptr_t>(map) + size, std::memory_order_release);
   s.begin.store(reinterpret_cast<uintptr_t>(map), std::memory_order_release);
   GuardedMapping mapping;
   mapping.data_ = static_cast<const uint8_t*>(map);
   mapping.size_ = size;
   mapping.slot_ = slot;
+  mapping.writable_ = writable;
   return mapping;
 }
 
 GuardedMapping::GuardedMapping(GuardedMapping&& other) noexcept
-    : data_(other.data_), size_(other.size_), slot_(other.slot_) {
+    : data_(other.data_), size_(other.size_), writable_(other.writable_), slot_(other.slot_) {
   other.data_ = nullptr;
   other.size_ = 0;
   other.slot_ = -1;
@@ -124,6 +131,7 @@ GuardedMapping& GuardedMapping::operator=(GuardedMapping&& other) noexcept {
     release();
     data_ = other.data_;
     size_ = other.size_;
+    writable_ = other.writable_;
     slot_ = other.slot_;
     other.data_ = nullptr;
     other.size_ = 0;

@@ -30,8 +30,11 @@ class GuardedMapping {
  public:
   static constexpr size_t kMaxMappings = 4096;
 
-  // Maps `size` bytes of `fd` read-only (MAP_SHARED) and registers the mapping.
-  static Expected<GuardedMapping> map(int fd, size_t size, const std::string& path);
+  // Maps `size` bytes of `fd` read-only (MAP_SHARED) and registers the mapping; with `writable`,
+  // for writing too (a scratch file being filled: a page that faults then takes the write into
+  // the zero page put in its place, and damaged() says so).
+  static Expected<GuardedMapping> map(int fd, size_t size, const std::string& path,
+                                      bool writable = false);
 
   GuardedMapping() = default;
   GuardedMapping(GuardedMapping&& other) noexcept;
@@ -41,6 +44,8 @@ class GuardedMapping {
   ~GuardedMapping();
 
   const uint8_t* data() const { return data_; }
+  // The bytes to write, of a mapping made writable (nullptr otherwise).
+  uint8_t* writable_data() const { return writable_ ? const_cast<uint8_t*>(data_) : nullptr; }
   size_t size() const { return size_; }
   // True once a read of the mapping faulted: its file changed size under it. What was read from
   // it since may be zeros, not the file's bytes. Sticky.
@@ -51,6 +56,7 @@ class GuardedMapping {
 
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  bool writable_ = false;
   int slot_ = -1;
 };
 

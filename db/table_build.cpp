@@ -64,6 +64,29 @@ void read_ahead(std::span<const int8_t> mapped, LayerOrder order, const TableInd
   ask();
 }
 
+// A copy, in rank order, in a scratch file of its own, of layer `seeds` laid out in sub-layer
+// order at `sub_layers`: its runs gathered and sorted by rank, then each copied from its place
+// in sub-layer order (a run is one mover's row against every other row of its sub-layer, whole
+// in both orders).
+Expected<std::shared_ptr<const GuardedMapping>> rank_order_copy(const std::string& directory,
+                                                                 const TableIndex& index,
+                                                                 int seeds,
+                                                                 const uint8_t* sub_layers) {
+  struct Run {
+    uint64_t rank, place, size;
+  };
+  std::vector<Run> runs;
+  uint64_t place = 0;
+  for_each_run_in_sub_layer_order(index, seeds, [&](uint64_t begin, uint64_t size) {
+    runs.push_back({begin, place, size});
+    place += size;
+  });
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.rank < b.rank; });
+  return map_unnamed_copy(directory, place, [&](const EmitBytes& emit) {
+    for (const Run& run : runs) emit({sub_layers + run.place, run.size});
+  });
+}
+
 // Writes finished layers on a thread of its own, one after another in the order they were handed
 // over, while the caller builds the next ones, each compressed by `threads` threads. Its reports
 // come back in the same order, to be passed on from the calling thread. After a failed write it
@@ -195,8 +218,10 @@ Expected<bool> check_build_request(const BuildRequest& request) {
   return true;
 }
 
-uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
-  if (const std::optional<BuildMemoryByPairs> by_pairs = build_memory_by_pairs(rules, max_seeds))
+uint64_t build_memory_needed(const Rules& rules, int max_seeds,
+                             std::optional<uint64_t> layer_memory) {
+  if (const std::optional<BuildMemoryByPairs> by_pairs =
+          build_memory_by_pairs(rules, max_seeds, layer_memory))
     return by_pairs->bytes;
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
   uint64_t bytes = builder.bytes_to_build(max_seeds);
@@ -206,15 +231,35 @@ uint64_t build_memory_needed(const Rules& rules, int max_seeds) {
   return bytes;
 }
 
-std::optional<BuildMemoryByPairs> build_memory_by_pairs(const Rules& rules, int max_seeds) {
+bool built_in_scratch(const Rules& rules, int seeds, std::optional<uint64_t> layer_memory) {
+  if (!layer_memory) return false;
+  const RetrogradeBuilder builder(rules, seeds, LayerMethod::Fastest, 1);
+  const uint64_t below = seeds > 0 ? builder.index().layer_size(seeds - 1) : 0;
+  return builder.uses_one_pass() && builder.bytes_to_build(seeds) + below > *layer_memory;
+}
+
+std::optional<BuildMemoryByPairs> build_memory_by_pairs(const Rules& rules, int max_seeds,
+                                                        std::optional<uint64_t> layer_memory) {
   const RetrogradeBuilder builder(rules, max_seeds, LayerMethod::Fastest, 1);
   if (!builder.uses_one_pass() || max_seeds < 2) return std::nullopt;
-  const PairWorkingSet largest =
-      kalah_largest_pair_working_set(builder.rules(), max_seeds, max_seeds - 1);
   const uint64_t below = builder.index().layer_size(max_seeds - 1);
-  return BuildMemoryByPairs{
-      largest.pair, largest.read_positions,
-      builder.bytes_to_build(max_seeds) + below + below / 2 + largest.read_positions};
+  const bool top_in_scratch = built_in_scratch(rules, max_seeds, layer_memory);
+  const bool below_in_scratch = built_in_scratch(rules, max_seeds - 1, layer_memory);
+  // The layers whose reads count: those in scratch files (all below the one below, which the
+  // writer may still hold, and that one too when it was built in a scratch file itself).
+  const int read_below = below_in_scratch ? max_seeds : max_seeds - 1;
+  const PairWorkingSet largest =
+      kalah_largest_pair_working_set(builder.rules(), max_seeds, read_below);
+  BuildMemoryByPairs need{largest.pair, largest.read_positions, 0, top_in_scratch, 0};
+  need.bytes = below / 2 + largest.read_positions;
+  if (!below_in_scratch) need.bytes += below;
+  if (top_in_scratch) {
+    need.pair_writes = largest.pair_positions;
+    need.bytes += largest.pair_positions;
+  } else {
+    need.bytes += builder.bytes_to_build(max_seeds);
+  }
+  return need;
 }
 
 uint64_t distributed_build_memory_per_rank(const Rules& rules, int max_seeds, int ranks) {
@@ -303,11 +348,19 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
                      ": changed or unreadable while the build read it; the build stopped"};
     return true;
   };
+  // The rank-order copies of layers built in scratch files, until the writer is done with them.
+  std::vector<std::shared_ptr<const GuardedMapping>> for_writer(
+      static_cast<size_t>(request.max_seeds) + 1);
   auto pass_on_done = [&](bool wait) -> Expected<bool> {
     std::vector<LayerReport> done;
     Expected<bool> ok = writer.take_done(done, wait);
     for (LayerReport& report : done) {
       written[static_cast<size_t>(report.seeds)] = true;
+      if (auto& copy = for_writer[static_cast<size_t>(report.seeds)]; copy) {
+        std::erase(scratch, copy);
+        copy.reset();  // its disk goes back now
+        mapped_bytes += report.positions;  // the layer itself, in its scratch file
+      }
       report.mapped_bytes = mapped_bytes;
       if (layer_done) layer_done(report);
     }
@@ -316,8 +369,16 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
   };
 
   for (int s = 0; s <= request.max_seeds; ++s) {
+    const std::string path = directory + "/" + layer_file_name(s);
+    Expected<std::shared_ptr<const TableFile>> existing = TableFile::open(path, name, houses, s);
+    const bool resuming = existing && (*existing)->data_checksum_ok();
     if (request.layer_memory) {
-      const uint64_t building = builder.bytes_to_build(s);
+      // A layer built in a scratch file takes none of the bound (one read back to resume is
+      // held in memory all the same).
+      const uint64_t building =
+          !resuming && built_in_scratch(request.rules, s, request.layer_memory)
+              ? 0
+              : builder.bytes_to_build(s);
       held_limit = *request.layer_memory > building ? *request.layer_memory - building : 0;
     }
     // Over the bound, the layers below the last one handed over must be written before this one
@@ -331,10 +392,8 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
     LayerReport report;
     report.seeds = s;
     report.positions = builder.index().layer_size(s);
-    report.path = directory + "/" + layer_file_name(s);
-    Expected<std::shared_ptr<const TableFile>> existing =
-        TableFile::open(report.path, name, houses, s);
-    if (existing && (*existing)->data_checksum_ok()) {
+    report.path = path;
+    if (resuming) {
       // Resume: the layers above need this one's values. A sound plain copy beside the layer
       // (`db unpack`) holds them already, one byte a position in rank order: it is mapped and read
       // in place, as the scratch files are, instead of decoded into memory (Kalah's 30-seed layer
@@ -371,9 +430,36 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
               read_ahead(builder.layer(t), builder.layer_order(t), builder.index(),
                          by_layer[static_cast<size_t>(t)]);
         };
-      const std::span<const int8_t> values = builder.build_layer(s, progress, read_ahead_pair);
-      if (Expected<bool> ok = scratch_sound(); !ok) return ok;
-      held_bytes += values.size();
+      // A Kalah layer that does not fit in the bound beside the layer below is built in a
+      // scratch file of its own, in sub-layer order, pair by pair (kalah_sub_layers.h): a pair writes its own two sub-layers,
+      // two ranges, which the kernel may write back and drop once written, so that the layer
+      // need not fit in memory beside the pair's reads. The layers above read it there as it
+      // is; the writer reads a copy in rank order (the tables' files are in rank order).
+      const bool in_scratch = built_in_scratch(request.rules, s, request.layer_memory);
+      std::span<const int8_t> values;
+      if (in_scratch) {
+        const uint64_t size = builder.index().layer_size(s);
+        Expected<std::shared_ptr<const GuardedMapping>> place = map_unnamed_file(directory, size);
+        if (!place) return Error{place.error()};
+        const std::shared_ptr<const GuardedMapping> built = std::move(place).value();
+        if (!read_ahead_pair)
+          read_ahead_pair = [](SubLayer) {};  // pair by pair all the same: the writes stay local
+        builder.build_layer_into(
+            s, {reinterpret_cast<int8_t*>(built->writable_data()), built->size()}, built,
+            LayerOrder::SubLayers, progress, read_ahead_pair);
+        scratch.push_back(built);
+        if (Expected<bool> ok = scratch_sound(); !ok) return ok;
+        Expected<std::shared_ptr<const GuardedMapping>> ranked =
+            rank_order_copy(directory, builder.index(), s, built->data());
+        if (!ranked) return Error{ranked.error()};
+        values = {reinterpret_cast<const int8_t*>((*ranked)->data()), (*ranked)->size()};
+        scratch.push_back(*ranked);
+        for_writer[static_cast<size_t>(s)] = std::move(ranked).value();
+      } else {
+        values = builder.build_layer(s, progress, read_ahead_pair);
+        if (Expected<bool> ok = scratch_sound(); !ok) return ok;
+        held_bytes += values.size();
+      }
       report.levels = builder.last_level_count();
       report.exits_seconds = builder.last_phase_seconds().exits;
       report.levels_seconds = builder.last_phase_seconds().levels;

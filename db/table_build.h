@@ -31,8 +31,9 @@ struct BuildRequest {
   // there through memory maps (RetrogradeBuilder::hold_layer_elsewhere), and the kernel keeps
   // what it can of them in its page cache; Kalah's in sub-layer order (kalah_sub_layers.h), so
   // that what a pair of sub-layers reads is whole pages of its own. A layer the writer has not
-  // finished stays in memory even beyond the bound, as do the writer's compressed bytes. The bytes
-  // written do not depend on it.
+  // finished stays in memory even beyond the bound, as do the writer's compressed bytes. A Kalah
+  // layer that does not fit in the bound beside the layer below is built in a scratch file of its
+  // own instead of memory (built_in_scratch, below), taking none of the bound. The bytes written do not depend on it.
   std::optional<uint64_t> layer_memory = std::nullopt;
 };
 
@@ -53,8 +54,8 @@ struct LayerReport {
   int write_threads = 0;      // that compressed its blocks (0: resumed)
   uint64_t file_size = 0;
   std::string path;
-  // Bytes of the layers below read from scratch files (BuildRequest::layer_memory) by the time
-  // this layer was reported.
+  // Bytes of the finished layers read from scratch files (BuildRequest::layer_memory: moved
+  // there once written, or built there) by the time this layer was reported.
   uint64_t mapped_bytes = 0;
 };
 
@@ -71,7 +72,17 @@ Expected<bool> check_build_request(const BuildRequest& request);
 // need is counted by pairs of sub-layers (build_memory_by_pairs, below). Kalah 0..33 needed
 // 23.7 GB the first way and, so counted, valued its last layer at 0.1 M positions a second on a
 // machine of 25.3 GB, the disk reading 1.2 GB a second.
-uint64_t build_memory_needed(const Rules& rules, int max_seeds);
+// With `layer_memory` (BuildRequest::layer_memory), a Kalah layer that the build makes in a
+// scratch file (built_in_scratch) counts by its pairs too.
+uint64_t build_memory_needed(const Rules& rules, int max_seeds,
+                             std::optional<uint64_t> layer_memory = std::nullopt);
+
+// Whether the build makes layer `seeds` in a scratch file of its own (Kalah, built in one pass,
+// pair by pair, in sub-layer order) rather than in memory: when the layer and the one below (the
+// most read, and held until written) do not fit in `layer_memory` together. A pair then writes
+// two ranges of the file, which the kernel may write back and drop: the layer is no longer part
+// of what the build must hold.
+bool built_in_scratch(const Rules& rules, int seeds, std::optional<uint64_t> layer_memory);
 
 // Over layers held in scratch files, a Kalah layer is valued pair of sub-layers by pair instead
 // (kalah_sub_layers.h), each pair reading a known part of the layers below, which the builder
@@ -82,13 +93,21 @@ uint64_t build_memory_needed(const Rules& rules, int max_seeds);
 // 0..34, 27.2 GB. Built so on this machine (2026-12-07), 0..33 valued its layer 33 at 11.6 M
 // positions a second (docs/endgame-tables.md, "Sub-layers"); over scratch files in rank order,
 // at 0.1 M.
+//
+// A last layer built in a scratch file (built_in_scratch) is held no more, nor is the layer
+// below when it was built so too: what the build holds is then the largest pair's working set
+// (its own two sub-layers, being written, and what it reads of every layer below, the one below
+// included), the writer's coded bytes of the layer below, and the pass's tables of rows.
 struct BuildMemoryByPairs {
-  SubLayer pair;            // the pair of sub-layers whose reads are the largest
-  uint64_t pair_reads = 0;  // those reads, positions (one byte each)
-  uint64_t bytes = 0;       // what the build would need by the count above
+  SubLayer pair;              // the pair of sub-layers whose working set is the largest
+  uint64_t pair_reads = 0;    // what it reads of the layers not held whole, positions
+  uint64_t pair_writes = 0;   // in a scratch file: its own positions, written; else 0
+  bool in_scratch = false;    // the last layer is built in a scratch file
+  uint64_t bytes = 0;         // what the build would need by the count above
 };
 // Kalah only (a build valued in one pass); none for Oware or below 2 seeds.
-std::optional<BuildMemoryByPairs> build_memory_by_pairs(const Rules& rules, int max_seeds);
+std::optional<BuildMemoryByPairs> build_memory_by_pairs(
+    const Rules& rules, int max_seeds, std::optional<uint64_t> layer_memory = std::nullopt);
 
 // What a build may take of a machine's memory (`build_memory_needed`, or the parts of the ranks a
 // machine runs): nine tenths, the rest left to the system and the page cache.

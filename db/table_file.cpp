@@ -817,11 +817,14 @@ Expected<bool> TableFile::holds(std::span<const int8_t> values, int threads) con
 
 Expected<std::vector<int8_t>> TableFile::read_all_checked(
     const std::function<void(uint64_t, uint64_t)>& progress, int threads) const {
-  if (!data_checksum_ok()) {
-    if (damaged()) return damaged_error();
-    return Error{shown_path(path_) + ": corrupt data (checksum mismatch)"};
-  }
+  if (Expected<bool> sound = check_data_checksum(); !sound) return Error{sound.error()};
   return read_all(progress, threads);
+}
+
+Expected<bool> TableFile::check_data_checksum() const {
+  if (data_checksum_ok()) return true;
+  if (damaged()) return damaged_error();
+  return Error{shown_path(path_) + ": corrupt data (checksum mismatch)"};
 }
 
 bool TableFile::data_checksum_ok() const {

@@ -120,6 +120,9 @@ class TableFile {
   // Recomputes the data checksum over the whole file (open checks the header, index and
   // dictionary; blocks are checked by zstd, or by their checksums, when first read).
   bool data_checksum_ok() const;
+  // data_checksum_ok as an error that says what failed: the data corrupt, or the file changed
+  // under the reader.
+  Expected<bool> check_data_checksum() const;
 
  private:
   static constexpr uint8_t kBlockUnchecked = 0, kBlockGood = 1, kBlockBad = 2;

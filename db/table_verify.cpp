@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <random>
 
 #include "db/table_file.h"
 #include "db/table_set.h"
@@ -41,6 +42,38 @@ std::optional<std::vector<int8_t>> read_checked(const std::string& path, int see
   return std::move(*values);
 }
 
+// A layer missing below the highest one on disk is an error: the readers stop below it.
+void report_missing_layers(const std::string& table_dir, const LayerScan& scan,
+                           VerifyReport& report) {
+  for (int s : scan.missing)
+    report.errors.push_back(table_dir + "/" + layer_file_name(s) + ": missing (layers " +
+                            std::to_string(s + 1) + ".." + std::to_string(scan.top) +
+                            " are on disk but unusable without it)");
+}
+
+// A plain copy holding another value than its layer's compressed file at `rank`.
+std::string copy_differs(const std::string& plain_path, int seeds, uint64_t rank) {
+  return plain_path + ": differs from " + layer_file_name(seeds) + " at rank " +
+         std::to_string(rank) + " (a stale or corrupt copy: delete it and unpack the tables again)";
+}
+
+// The table rules of the tables named `table_name`, under which the verify recomputes values.
+Expected<Rules> verified_rules(const std::string& table_name) {
+  Expected<Rules> game_rules = parse_table_name(table_name);
+  if (!game_rules) return Error{game_rules.error()};
+  return table_rules_for(*game_rules);
+}
+
+// A layer's mismatches into the report: the first `keep` of all, by rank, and their count.
+void add_mismatches(std::vector<VerifyMismatch> found, uint64_t count, size_t keep,
+                    VerifyReport& report) {
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  for (auto& m : found)
+    if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
+  report.mismatch_count += count;
+}
+
 // The layers read from the files, as the exact values the root probe reads.
 class LayerValues : public ExactValues {
  public:
@@ -58,6 +91,52 @@ class LayerValues : public ExactValues {
   const std::vector<std::vector<int8_t>>& layers_;
   const TableIndex& index_;
 };
+
+// The layers' files, read in place as probes read them (verify_table_sample): layer s from its
+// compressed file, else from its plain copy.
+class FileValues : public ExactValues {
+ public:
+  FileValues(const std::vector<std::shared_ptr<const TableFile>>& files, const TableIndex& index)
+      : files_(files), index_(index) {}
+  std::optional<int> value(const Position& position) const override {
+    const int seeds = position.seeds_on_board();
+    if (seeds > max_seeds()) return std::nullopt;
+    const TableKey key = table_key(position);
+    Expected<int> v = files_[static_cast<size_t>(seeds)]->value(index_.rank(key.counts.data()));
+    if (v) return *v;
+    record_failure(v.error());
+    return std::nullopt;
+  }
+  int max_seeds() const override { return static_cast<int>(files_.size()) - 1; }
+  uint64_t failures() const override { return failures_.load(); }
+  std::string first_failure() const override {
+    std::lock_guard lock(mutex_);
+    return first_failure_;
+  }
+  void record_failure(const std::string& message) const {
+    std::lock_guard lock(mutex_);
+    if (failures_.fetch_add(1) == 0) first_failure_ = message;
+  }
+
+ private:
+  const std::vector<std::shared_ptr<const TableFile>>& files_;
+  const TableIndex& index_;
+  mutable std::atomic<uint64_t> failures_{0};
+  mutable std::mutex mutex_;
+  mutable std::string first_failure_;  // guarded by mutex_
+};
+
+// The ranks of layer `seeds` (of `size` positions) that a sampled verify checks: `per_layer` drawn
+// uniformly from a generator seeded by the sampling's seed and the layer, sorted (the probes of
+// neighbouring ranks share blocks).
+std::vector<uint64_t> drawn_ranks(const VerifySampling& sampling, int seeds, uint64_t size) {
+  std::mt19937_64 generator(sampling.seed * 0x9E3779B97F4A7C15u + static_cast<uint64_t>(seeds));
+  std::uniform_int_distribution<uint64_t> rank(0, size - 1);
+  std::vector<uint64_t> ranks(sampling.per_layer);
+  for (uint64_t& r : ranks) r = rank(generator);
+  std::sort(ranks.begin(), ranks.end());
+  return ranks;
+}
 
 }  // namespace
 
@@ -94,11 +173,7 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
   int houses = 0;
   Expected<LayerScan> scan = scan_layers(table_dir);
   if (!scan) return Error{scan.error()};
-  // A layer missing below the highest one on disk is an error: the readers stop below it.
-  for (int s : scan->missing)
-    report.errors.push_back(table_dir + "/" + layer_file_name(s) + ": missing (layers " +
-                            std::to_string(s + 1) + ".." + std::to_string(scan->top) +
-                            " are on disk but unusable without it)");
+  report_missing_layers(table_dir, *scan, report);
   for (int s = 0; s <= scan->covered; ++s) {
     // Every file of the layer: the compressed one and its plain copy, which must agree.
     const std::string compressed = table_dir + "/" + layer_file_name(s);
@@ -112,9 +187,8 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
     if (report.errors.size() > errors_before) break;
     if (values && plain_values && *values != *plain_values) {
       const auto differ = std::mismatch(values->begin(), values->end(), plain_values->begin());
-      report.errors.push_back(plain + ": differs from " + layer_file_name(s) + " at rank " +
-                              std::to_string(differ.first - values->begin()) +
-                              " (a stale or corrupt copy: delete it and unpack the tables again)");
+      report.errors.push_back(
+          copy_differs(plain, s, static_cast<uint64_t>(differ.first - values->begin())));
       break;
     }
     if (has_plain) ++report.plain_layers;
@@ -125,9 +199,7 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
     return Error{table_dir + ": no table layers (seeds-00.mtb, ...) found"};
   if (!report.errors.empty()) return report;
 
-  Expected<Rules> game_rules = parse_table_name(report.table_name);
-  if (!game_rules) return Error{game_rules.error()};
-  Expected<Rules> rules = table_rules_for(*game_rules);
+  Expected<Rules> rules = verified_rules(report.table_name);
   if (!rules) return Error{rules.error()};
   const int top = static_cast<int>(layers.size()) - 1;
   const TableIndex index(2 * houses, top);
@@ -150,12 +222,116 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
       std::lock_guard<std::mutex> lock(found_mutex);
       if (found.size() < keep) found.push_back({s, r, to_string(p), stored, probe.value});
     });
-    std::sort(found.begin(), found.end(),
-              [](const auto& a, const auto& b) { return a.rank < b.rank; });
-    for (auto& m : found)
-      if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
-    report.mismatch_count += mismatches.load();
+    add_mismatches(std::move(found), mismatches.load(), keep, report);
     report.positions += size;
+    report.layers = s + 1;
+    if (progress) progress({s, "consistency", size, size});
+  }
+  return report;
+}
+
+Expected<VerifyReport> verify_table_sample(const std::string& table_dir,
+                                           const VerifySampling& sampling,
+                                           const LayerProgressFn& progress, int threads,
+                                           size_t keep) {
+  threads = team_size(threads);
+  VerifyReport report;
+  Expected<LayerScan> scan = scan_layers(table_dir);
+  if (!scan) return Error{scan.error()};
+  report_missing_layers(table_dir, *scan, report);
+  // Every file of every layer opened and its checksums checked, as the whole verify does; the
+  // values are read later, in place.
+  std::vector<std::shared_ptr<const TableFile>> files, plain_copies;
+  int houses = -1;
+  for (int s = 0; s <= scan->covered; ++s) {
+    const LayerFiles& present = scan->layers[static_cast<size_t>(s)];
+    std::shared_ptr<const TableFile> compressed, plain;
+    for (const bool is_plain : {false, true}) {
+      if (!(is_plain ? present.plain : present.compressed)) continue;
+      const std::string path =
+          table_dir + "/" + (is_plain ? plain_layer_file_name(s) : layer_file_name(s));
+      Expected<std::shared_ptr<const TableFile>> file =
+          TableFile::open(path, report.table_name, houses, s);
+      if (!file) {
+        report.errors.push_back(file.error());
+        continue;
+      }
+      if (report.table_name.empty()) {
+        report.table_name =
+            std::string((*file)->header().name, strnlen((*file)->header().name, kNameSize));
+        houses = static_cast<int>((*file)->header().houses);
+      }
+      if (Expected<bool> sound = (*file)->check_data_checksum(); !sound) {
+        report.errors.push_back(sound.error());
+        continue;
+      }
+      (is_plain ? plain : compressed) = std::move(*file);
+    }
+    if (!report.errors.empty()) break;
+    if (plain) ++report.plain_layers;
+    files.push_back(compressed ? compressed : plain);
+    plain_copies.push_back(compressed ? plain : nullptr);
+    if (progress) progress({s, "checksums", 1, 1});
+  }
+  if (files.empty() && report.errors.empty())
+    return Error{table_dir + ": no table layers (seeds-00.mtb, ...) found"};
+  if (!report.errors.empty()) return report;
+
+  Expected<Rules> rules = verified_rules(report.table_name);
+  if (!rules) return Error{rules.error()};
+  const int top = static_cast<int>(files.size()) - 1;
+  const TableIndex index(2 * houses, top);
+  const FileValues values(files, index);
+
+  for (int s = 0; s <= top; ++s) {
+    const uint64_t size = index.layer_size(s);
+    std::atomic<uint64_t> mismatches{0};
+    std::mutex found_mutex;
+    std::vector<VerifyMismatch> found;
+    // One position: its stored value (and its plain copy's) against its moves' values, read from
+    // the files as the whole verify reads them from memory.
+    auto check = [&](uint64_t r, const TableKey& key) {
+      const Position p = position_from_key(key.counts.data(), houses);
+      const RootProbe probe = probe_root(*rules, values, p);
+      Expected<int> stored = files[static_cast<size_t>(s)]->value(r);
+      if (!stored) {
+        values.record_failure(stored.error());
+        return;
+      }
+      if (const auto& copy = plain_copies[static_cast<size_t>(s)]; copy) {
+        Expected<int> copied = copy->value(r);
+        if (!copied || *copied != *stored) {
+          values.record_failure(copy_differs(copy->path(), s, r));
+          return;
+        }
+      }
+      if (probe.ok() && *stored == probe.value) return;
+      mismatches.fetch_add(1, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(found_mutex);
+      if (found.size() < keep) found.push_back({s, r, to_string(p), *stored, probe.value});
+    };
+    uint64_t checked = 0;
+    if (size <= sampling.per_layer) {
+      for_each_rank(index, s, 0, size, threads, check);
+      checked = size;
+    } else {
+      const std::vector<uint64_t> ranks = drawn_ranks(sampling, s, size);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+      for (size_t i = 0; i < ranks.size(); ++i) {
+        TableKey key;
+        index.unrank(ranks[i], s, key.counts.data());
+        check(ranks[i], key);
+      }
+      checked = ranks.size();
+    }
+    // A value that could not be read is the file's error, not a mismatch.
+    if (values.failures() > 0) {
+      report.errors.push_back(values.first_failure());
+      return report;
+    }
+    add_mismatches(std::move(found), mismatches.load(), keep, report);
+    report.positions += checked;
+    report.sampled_from += size;
     report.layers = s + 1;
     if (progress) progress({s, "consistency", size, size});
   }

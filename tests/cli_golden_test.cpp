@@ -55,6 +55,9 @@ const GoldenCase kCases[] = {
     {"db_info_directory", "db info {db}"},
     {"db_verify", "db verify {db}/oware-abapa --quiet"},
     {"db_verify_missing", "db verify {db}/nothing-here"},
+    // Layers 0..3 have no more than 1000 positions: checked whole; 4..6 drawn from.
+    {"db_verify_sample", "db verify {db}/oware-abapa --quiet --sample 1000 --seed 3"},
+    {"db_verify_seed_needs_sample", "db verify {db}/oware-abapa --seed 3"},
     // {fresh_db} is a copy of {db} for the one case, which may write to it; {mancala} is the
     // binary, for a case that runs it twice.
     {"db_unpack", "db unpack kalah --db {fresh_db} --threads 1 -q"},

@@ -271,7 +271,39 @@ TEST(Retrograde, KalahPassReadsTheLayersBelowInEitherOrder) {
         ASSERT_EQ(values, ranked[static_cast<size_t>(s)])
             << game << " layer " << s << ", mix " << mix << ", " << threads << " threads"
             << (by_pairs ? ", by pairs" : "");
+        // The layer itself written in sub-layer order (a layer built in a scratch file): its
+        // inner children read from there too.
+        std::vector<int8_t> sorted(built.index().layer_size(s));
+        value_kalah_layer(rules, built.index(), views, s, sorted.data(), threads, "values", {},
+                          by_pairs ? KalahPairHook([](SubLayer) {}) : KalahPairHook(), orders,
+                          LayerOrder::SubLayers);
+        ASSERT_EQ(sorted, laid[static_cast<size_t>(s)])
+            << game << " layer " << s << " in sub-layer order, mix " << mix << ", " << threads
+            << " threads" << (by_pairs ? ", by pairs" : "");
       }
+  }
+}
+
+// build_layer_into: a layer built into memory of the caller's, in sub-layer order, is held there
+// and read by the layers above as it is; every layer the bytes of the usual build.
+TEST(Retrograde, LayersBuiltInPlaceInSubLayerOrderHoldTheSameValues) {
+  for (const char* game : {"kalah", "kalah:4:4:empty-capture"}) {
+    const Rules rules = *table_rules_for(*parse_rules(game));
+    const int top = rules.houses == 6 ? 9 : 14;
+    RetrogradeBuilder usual(rules, top);
+    for (const int threads : {1, 2}) {
+      RetrogradeBuilder in_place(rules, top, LayerMethod::Fastest, threads);
+      for (int s = 0; s <= top; ++s) {
+        const std::vector<int8_t> expected = as_vector(usual.build_layer(s));
+        auto place = std::make_shared<std::vector<int8_t>>(in_place.index().layer_size(s));
+        const std::span<const int8_t> values = in_place.build_layer_into(
+            s, *place, place, LayerOrder::SubLayers, {}, KalahPairHook([](SubLayer) {}));
+        EXPECT_EQ(in_place.layer_order(s), LayerOrder::SubLayers);
+        EXPECT_TRUE(in_place.held_elsewhere(s));
+        ASSERT_EQ(as_vector(values), in_sub_layer_order(in_place.index(), s, expected))
+            << game << " layer " << s << ", " << threads << " threads";
+      }
+    }
   }
 }
 

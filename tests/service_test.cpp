@@ -101,6 +101,24 @@ TEST(Validation, ATableBuildTooDeepForThisMachineIsRefusedNamingTheDeepestThatFi
   EXPECT_LT(by_pairs->pair_reads, 75582u + 31824u);
   EXPECT_EQ(by_pairs->bytes, 352716u + 167960u + 167960u / 2 + by_pairs->pair_reads);
   EXPECT_EQ(db::build_memory_needed(kalah, 10), by_pairs->bytes);
+  // A Kalah layer that does not fit in the bound beside the layer below is built in a scratch
+  // file (under a bound of 0, every one): the build then holds the largest pair's working set,
+  // its own positions and what it reads of every layer below (9 included), and the writer's
+  // bytes of layer 9.
+  EXPECT_FALSE(db::built_in_scratch(kalah, 10, std::nullopt));
+  EXPECT_TRUE(db::built_in_scratch(kalah, 10, 352716u + 167960u - 1));
+  EXPECT_FALSE(db::built_in_scratch(kalah, 10, 352716u + 167960u));
+  EXPECT_FALSE(db::built_in_scratch(Rules::oware(), 10, 0));
+  const std::optional<db::BuildMemoryByPairs> in_scratch =
+      db::build_memory_by_pairs(kalah, 10, uint64_t{0});
+  ASSERT_TRUE(in_scratch);
+  EXPECT_TRUE(in_scratch->in_scratch);
+  const PairWorkingSet all = kalah_largest_pair_working_set(*table_rules_for(kalah), 10, 10);
+  EXPECT_EQ(in_scratch->pair_writes, all.pair_positions);
+  EXPECT_EQ(in_scratch->pair_reads, all.read_positions);
+  EXPECT_EQ(in_scratch->bytes, 167960u / 2 + all.pair_positions + all.read_positions);
+  EXPECT_LT(in_scratch->bytes, by_pairs->bytes);
+  EXPECT_EQ(db::build_memory_needed(kalah, 10, uint64_t{0}), in_scratch->bytes);
   EXPECT_TRUE(check_build_fits_machine(kalah, 20));
   // 64 seeds: some 10^12 positions in the last layer, terabytes.
   const Expected<bool> deep = check_build_fits_machine(kalah, 64);

@@ -190,11 +190,15 @@ TEST_F(TableFiles, BytesAreTheSameWithTheLayersBelowMappedFromScratchFiles) {
       std::vector<std::string> bytes;
       for (int s = 0; s <= 9; ++s) bytes.push_back(read_bytes(layer_path(table, s)));
       // Layer 9 is reported after the writer finished 0..8, each moved out once it was written.
-      EXPECT_EQ(reports.back().mapped_bytes > 0, layer_memory.has_value()) << game;
-      // Only layers below the one reported can have moved.
+      EXPECT_EQ(reports.back().mapped_bytes > 0, layer_memory.has_value())
+          << game << ", bound " << layer_memory.value_or(0) << ", resumed from " << resume_from;
+      // Only layers below the one reported can have moved, and a Kalah layer under a bound of
+      // 0 is built in a scratch file: the one reported too.
       for (const LayerReport& r : reports) {
         uint64_t below = 0;
-        for (int t = 0; t < r.seeds; ++t) below += TableIndex(12, 9).layer_size(t);
+        for (int t = 0; t <= r.seeds; ++t)
+          if (t < r.seeds || (layer_memory == 0 && std::string(game) != "oware"))
+            below += TableIndex(12, 9).layer_size(t);
         EXPECT_LE(r.mapped_bytes, below) << game << " layer " << r.seeds;
       }
       for (const fs::directory_entry& entry : fs::directory_iterator(dir_ / table))
@@ -475,6 +479,67 @@ TEST_F(TableFiles, VerifyCatchesCorruptData) {
   ASSERT_FALSE(report->errors.empty());
 }
 
+// The sampled verify (for tables larger than the memory): each layer's drawn positions checked
+// in place; a layer no larger than the sample is checked whole; the same seed draws the same
+// positions, another seed others.
+TEST_F(TableFiles, SampledVerifyChecksTheDrawnPositionsOfEachLayer) {
+  build("oware:4:awari", 8);
+  const std::string dir = (dir_ / "oware-awari").string();
+  const TableIndex index(12, 8);
+  constexpr uint64_t kPerLayer = 500;
+  uint64_t expected_positions = 0, all = 0;
+  for (int s = 0; s <= 8; ++s) {
+    expected_positions += std::min<uint64_t>(index.layer_size(s), kPerLayer);
+    all += index.layer_size(s);
+  }
+  ASSERT_GT(index.layer_size(8), kPerLayer);  // the top layers are drawn from
+  Expected<VerifyReport> report = verify_table_sample(dir, {kPerLayer, 7}, {}, 2);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_TRUE(report->ok());
+  EXPECT_EQ(report->layers, 9);
+  EXPECT_EQ(report->positions, expected_positions);
+  EXPECT_EQ(report->sampled_from, all);
+}
+
+TEST_F(TableFiles, SampledVerifyCatchesAWrongValueItDraws) {
+  build("kalah", 6);
+  RetrogradeBuilder builder(Rules::kalah(), 5);
+  for (int s = 0; s <= 5; ++s) builder.build_layer(s);
+  std::vector<int8_t> values(builder.layer(5).begin(), builder.layer(5).end());
+  // A third of layer 5 wrong: any draw of a few dozen positions finds some of them.
+  for (size_t r = 0; r < values.size(); r += 3)
+    values[r] = static_cast<int8_t>(values[r] == 5 ? 4 : values[r] + 1);
+  ASSERT_TRUE(write_table_file(layer_path("kalah-6", 5), "kalah:6", 6, 5, values).ok());
+  const std::string dir = (dir_ / "kalah-6").string();
+  ASSERT_GT(values.size(), 50u);
+  Expected<VerifyReport> drawn = verify_table_sample(dir, {50, 1}, {});
+  ASSERT_TRUE(drawn.ok()) << drawn.error();
+  EXPECT_FALSE(drawn->ok());
+  ASSERT_FALSE(drawn->first_mismatches.empty());
+  EXPECT_EQ(drawn->first_mismatches[0].seeds, 5);
+  // Drawn whole (the sample as large as the layer), it counts what the whole verify counts.
+  Expected<VerifyReport> whole = verify_table_directory(dir, {});
+  Expected<VerifyReport> sampled_whole = verify_table_sample(dir, {values.size() * 10, 1}, {});
+  ASSERT_TRUE(whole.ok() && sampled_whole.ok());
+  EXPECT_EQ(sampled_whole->mismatch_count, whole->mismatch_count);
+  EXPECT_EQ(sampled_whole->positions, whole->positions);
+}
+
+TEST_F(TableFiles, SampledVerifyChecksEveryFilesChecksumAndThePlainCopies) {
+  build("kalah", 5, {.block_size = 256, .compression_level = 3, .dictionary_size = 0});
+  const std::string dir = (dir_ / "kalah-6").string();
+  const std::string path = layer_path("kalah-6", 5);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() / 2 + 200] ^= 0x10;
+  write_bytes(path, bytes);
+  // One position a layer: the corrupt block is most likely not drawn, the checksum still fails.
+  Expected<VerifyReport> report = verify_table_sample(dir, {1, 1}, {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_EQ(report->errors.size(), 1u);
+  EXPECT_NE(report->errors[0].find("checksum"), std::string::npos) << report->errors[0];
+}
+
 TEST_F(TableFiles, InterruptedBuildResumesFromFinishedLayers) {
   build("kalah", 5);
   const auto stamp = fs::last_write_time(layer_path("kalah-6", 3));
@@ -731,6 +796,29 @@ TEST_F(TableFiles, VerifyCatchesAPlainCopyThatDiffersFromItsLayer) {
   ASSERT_EQ(report->errors.size(), 1u);
   EXPECT_NE(report->errors[0].find("differs from seeds-04.mtb at rank 321"), std::string::npos)
       << report->errors[0];
+}
+
+// Sampled, a plain copy's drawn values must be its layer's: a layer drawn whole finds the one
+// that differs, named with its rank as the whole verify names it.
+TEST_F(TableFiles, SampledVerifyCatchesAPlainCopyThatDiffersWhereItDraws) {
+  build("kalah", 5);
+  unpack("kalah");
+  write_plain("kalah-6", 4, plain_path("kalah-6", 4), [](std::vector<int8_t>& values) {
+    values[321] = static_cast<int8_t>(-values[321] - 1);
+  });
+  const std::string dir = (dir_ / "kalah-6").string();
+  Expected<VerifyReport> report = verify_table_sample(dir, {1000000, 1}, {});
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_FALSE(report->ok());
+  ASSERT_EQ(report->errors.size(), 1u);
+  EXPECT_NE(report->errors[0].find("differs from seeds-04.mtb at rank 321"), std::string::npos)
+      << report->errors[0];
+  fs::remove(plain_path("kalah-6", 4));
+  unpack("kalah");  // the copy made again, sound
+  Expected<VerifyReport> after = verify_table_sample(dir, {20, 1}, {});
+  ASSERT_TRUE(after.ok()) << after.error();
+  EXPECT_TRUE(after->ok());
+  EXPECT_EQ(after->plain_layers, 6);
 }
 
 // ------------------------------------------------------------------ hostile files (issue 11)

@@ -8,6 +8,7 @@
 #include <bit>
 #include <chrono>
 #include <climits>
+#include <stdexcept>
 #include <vector>
 
 #include "solver/rules/moves.h"
@@ -104,6 +105,23 @@ void RetrogradeBuilder::build_in_one_pass(int seeds, const LayerProgressFn& prog
   last_level_scans_ = 0;
   last_timings_ = {0, 0, seconds_since(start)};
   set_layer(seeds, std::move(values));
+}
+
+std::span<const int8_t> RetrogradeBuilder::build_layer_into(int seeds, std::span<int8_t> out,
+                                                            std::shared_ptr<const void> keeper,
+                                                            LayerOrder order,
+                                                            const LayerProgressFn& progress,
+                                                            const KalahPairHook& before_pair) {
+  if (!one_pass_ || out.size() != index_.layer_size(seeds))
+    throw std::invalid_argument("build_layer_into: a one-pass layer of its own size");
+  const auto start = std::chrono::steady_clock::now();
+  value_kalah_layer(rules_, index_, views_, seeds, out.data(), threads_, "values", progress,
+                    before_pair, orders_, order);
+  last_levels_ = 0;
+  last_level_scans_ = 0;
+  last_timings_ = {0, 0, seconds_since(start)};
+  hold_layer_elsewhere(seeds, out, std::move(keeper), order);
+  return views_[static_cast<size_t>(seeds)];
 }
 
 // ---------------------------------------------------------------- exits and levels (Oware)

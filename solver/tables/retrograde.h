@@ -95,6 +95,16 @@ class RetrogradeBuilder {
   // (value_kalah_layer), e.g. to read ahead the parts of the layers below that the pair reads.
   std::span<const int8_t> build_layer(int seeds, const LayerProgressFn& progress = {},
                                       const KalahPairHook& before_pair = {});
+  // Builds layer `seeds` into `out` (layer_size(seeds) bytes, e.g. a mapped scratch file that
+  // `keeper` keeps valid), laid out in `order`, and reads it from there from now on, as a layer
+  // held elsewhere (hold_layer_elsewhere). One pass only (uses_one_pass()). Valued pair by pair
+  // (with `before_pair`) in sub-layer order, a pair writes only its own two sub-layers, each one
+  // range of `out`: a layer larger than the memory can be built in a file whose written pages
+  // the kernel may write back and drop. Returns the values, laid out in `order`.
+  std::span<const int8_t> build_layer_into(int seeds, std::span<int8_t> out,
+                                           std::shared_ptr<const void> keeper, LayerOrder order,
+                                           const LayerProgressFn& progress = {},
+                                           const KalahPairHook& before_pair = {});
   // Installs a layer read back from a file (a resumed build).
   void set_layer(int seeds, std::vector<int8_t> values);
   // Frees the builder's copy of layer `seeds` and reads `values` (the same bytes, held elsewhere,

@@ -83,7 +83,8 @@ class KalahLayerPass {
  public:
   KalahLayerPass(const Rules& rules, const TableIndex& index,
                  const std::vector<std::span<const int8_t>>& layers,
-                 const std::vector<LayerOrder>& orders, int seeds, int8_t* values)
+                 const std::vector<LayerOrder>& orders, int seeds, int8_t* values,
+                 LayerOrder values_order)
       : rules_(rules), seeds_(seeds), values_(values) {
     // A bar of this layer's positions sits below seeds + kSlots - 1; the index holds the
     // binomials up to that (it covers at least this layer), the rest stay 0.
@@ -95,6 +96,18 @@ class KalahLayerPass {
           taken == 0 ? values : layers[static_cast<size_t>(seeds - taken)].data();
     list_rows();
     work_out_rows();
+    own_part_ = part_as_mover_.data();
+    if (values_order == LayerOrder::SubLayers) {
+      // The mover's part of a position of this layer (and of an inner child) in sub-layer order:
+      // where the run of its mover's row lies there.
+      own_in_sub_layers_.resize(rows_.size());
+      for (size_t r = 0; r < rows_.size(); ++r) {
+        const int n = seeds_in_[r];
+        own_in_sub_layers_[r] = sub_layer_offset(H, seeds_, n) +
+                                part_as_other_[r] * rows_of(seeds_ - n);
+      }
+      own_part_ = own_in_sub_layers_.data();
+    }
     if constexpr (kMixedOrders) {
       for (int taken = 1; taken <= seeds; ++taken)
         sorted_after_[static_cast<size_t>(taken)] =
@@ -514,7 +527,7 @@ class KalahLayerPass {
   // Works out the children of the position (mover's row a, other row b) and prefetches their
   // values and the position's own byte.
   void prepare(uint32_t a, uint32_t b, Pending& out) const {
-    out.rank = part_as_mover_[a] + part_as_other_[b];
+    out.rank = own_part_[a] + part_as_other_[b];
     __builtin_prefetch(values_ + out.rank, 1);
     const int other_seeds = seeds_in_[b];
     if (seeds_in_[a] == 0 || other_seeds == 0) {  // a row is empty: the game is over
@@ -530,12 +543,12 @@ class KalahLayerPass {
       Child& c = out.children[static_cast<size_t>(count++)];
       switch (m.kind) {
         case MoveKind::Inner:
-          c = {values_, part_as_mover_[b] + m.after_as_other, 0, -1};
+          c = {values_, own_part_[b] + m.after_as_other, 0, -1};
           break;
         case MoveKind::OwnEmpty: {
           const int facing = other[m.opposite];
           if (facing == 0 && !rules_.empty_capture) {  // nothing to take: the seed stays
-            c = {values_, part_as_mover_[b] + m.after_as_other, 0, -1};
+            c = {values_, own_part_[b] + m.after_as_other, 0, -1};
           } else if (m.row_emptied_by_take || facing == other_seeds) {
             c = engine_child(board_of(a, b), m.house);  // a row emptied: the game ends
           } else {
@@ -595,6 +608,10 @@ class KalahLayerPass {
   std::vector<uint32_t> group_;
   std::vector<uint8_t> seeds_in_;
   std::vector<uint64_t> part_as_mover_, part_as_other_;
+  // The mover's part of this layer's own places (the position's and its inner children's):
+  // part_as_mover_, or own_in_sub_layers_ when the layer is written in sub-layer order.
+  const uint64_t* own_part_ = nullptr;
+  std::vector<uint64_t> own_in_sub_layers_;
   std::vector<std::array<uint64_t, H>> emptied_as_mover_;
   std::vector<std::array<uint64_t, H + 1>> sown_as_mover_;
   std::vector<Moves> moves_;
@@ -613,15 +630,15 @@ void run_pass(const Rules& rules, const TableIndex& index,
               const std::vector<std::span<const int8_t>>& layers,
               const std::vector<LayerOrder>& orders, int seeds, int8_t* values, int threads,
               const std::string& phase, const LayerProgressFn& progress,
-              const KalahPairHook& before_pair) {
+              const KalahPairHook& before_pair, LayerOrder values_order) {
   bool mixed = false;
   for (size_t t = 0; t < orders.size() && t < static_cast<size_t>(seeds); ++t)
     mixed = mixed || orders[t] == LayerOrder::SubLayers;
   if (mixed) {
-    KalahLayerPass<H, true> pass(rules, index, layers, orders, seeds, values);
+    KalahLayerPass<H, true> pass(rules, index, layers, orders, seeds, values, values_order);
     pass.run(threads, phase, progress, before_pair);
   } else {
-    KalahLayerPass<H, false> pass(rules, index, layers, orders, seeds, values);
+    KalahLayerPass<H, false> pass(rules, index, layers, orders, seeds, values, values_order);
     pass.run(threads, phase, progress, before_pair);
   }
 }
@@ -632,26 +649,26 @@ void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
                        const LayerProgressFn& progress, const KalahPairHook& before_pair,
-                       const std::vector<LayerOrder>& orders) {
+                       const std::vector<LayerOrder>& orders, LayerOrder values_order) {
   switch (rules.houses) {
     case 1:
       return run_pass<1>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
     case 2:
       return run_pass<2>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
     case 3:
       return run_pass<3>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
     case 4:
       return run_pass<4>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
     case 5:
       return run_pass<5>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
     default:
       return run_pass<6>(rules, index, layers, orders, seeds, values, threads, phase, progress,
-                         before_pair);
+                         before_pair, values_order);
   }
 }
 

@@ -29,12 +29,15 @@ namespace mancala {
 // valued at once, potential by potential (the same bytes).
 //
 // `orders[t]` says in which order layer t below is laid out (kalah_sub_layers.h; none given, or
-// fewer than `seeds`: rank order); `values` is written in rank order.
+// fewer than `seeds`: rank order); `values` is written in the order `values_order`. In sub-layer
+// order, pair by pair, a pair's writes (and its reads of its own layer) fall in its own two
+// sub-layers, each one range: a layer larger than the memory can be built in a mapped file.
 using KalahPairHook = std::function<void(SubLayer pair)>;
 void value_kalah_layer(const Rules& rules, const TableIndex& index,
                        const std::vector<std::span<const int8_t>>& layers, int seeds,
                        int8_t* values, int threads, const std::string& phase,
                        const LayerProgressFn& progress, const KalahPairHook& before_pair = {},
-                       const std::vector<LayerOrder>& orders = {});
+                       const std::vector<LayerOrder>& orders = {},
+                       LayerOrder values_order = LayerOrder::Ranks);
 
 }  // namespace mancala

@@ -62,7 +62,8 @@ ParsedBuild parse_build(const BuildOptions& options) {
                              : static_cast<uint64_t>(options.layer_memory_gib * (1ull << 30));
   // Over MPI every machine holds a share of each layer; on one machine the last layers must fit.
   if (!options.mpi)
-    if (Expected<bool> fits = service::check_build_fits_machine(request.rules, request.max_seeds);
+    if (Expected<bool> fits = service::check_build_fits_machine(
+            request.rules, request.max_seeds, request.layer_memory);
         !fits)
       throw UsageError(fits.error() + " (more with --mpi, over several machines)");
   parsed.distributed.partition = options.partition == "ranges"
@@ -266,7 +267,8 @@ void add_db_build_command(CLI::App& db) {
                       "finished layers below it (default: two thirds of this machine's memory); "
                       "beyond it the lowest finished layers are copied to scratch files in the "
                       "output directory and read through memory maps, whose pages the system "
-                      "can drop and read back")
+                      "can drop and read back; a Kalah layer that does not fit beside the one "
+                      "below is built in such a file itself (0: every layer)")
           ->check(memory_gibibytes());
   cmd->add_flag("--quiet,-q", build->quiet, "Print nothing but errors (no progress, no table)");
   cmd->add_flag("--mpi", build->mpi,

@@ -94,7 +94,9 @@ std::vector<LayerReportObject> build(py::handle game, const std::string& directo
   request.threads = all_cores();  // the module builds on all cores (OMP_NUM_THREADS limits them)
   if (Expected<bool> valid = db::check_build_request(request); !valid)
     throw TablesFailure(valid.error());
-  if (Expected<bool> fits = service::check_build_fits_machine(rules, max_seeds); !fits)
+  if (Expected<bool> fits =
+          service::check_build_fits_machine(rules, max_seeds, request.layer_memory);
+      !fits)
     throw TablesFailure(fits.error() +
                         " (more with `mancala db build --mpi`, over several machines)");
   std::vector<LayerReportObject> layers;

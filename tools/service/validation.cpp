@@ -224,25 +224,35 @@ uint64_t default_layer_memory_bytes() {
   return machine_memory_bytes() / 3 * 2;
 }
 
-Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds) {
+Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds,
+                                        std::optional<uint64_t> layer_memory) {
   const uint64_t memory = machine_memory_bytes();
   const uint64_t room = db::build_memory_room(memory);
-  const uint64_t needed = db::build_memory_needed(rules, max_seeds);
+  const uint64_t needed = db::build_memory_needed(rules, max_seeds, layer_memory);
   if (needed <= room) return true;
   int deepest = max_seeds - 1;
-  while (deepest > 0 && db::build_memory_needed(rules, deepest) > room) --deepest;
+  while (deepest > 0 && db::build_memory_needed(rules, deepest, layer_memory) > room) --deepest;
   // What the need is made of: Kalah's counted by pairs of sub-layers (db::build_memory_by_pairs).
   const std::optional<db::BuildMemoryByPairs> by_pairs =
-      db::build_memory_by_pairs(rules, max_seeds);
-  const std::string parts =
-      by_pairs
-          ? fmt::format(
-                "it, the layer below it until written, the writer's bytes and the {:.1f} GB "
-                "of the layers further down that its largest pair of sub-layers, ({}, {}) "
-                "and ({}, {}) seeds a row, reads",
-                static_cast<double>(by_pairs->pair_reads) / 1e9, by_pairs->pair.mover_seeds,
-                by_pairs->pair.other_seeds, by_pairs->pair.other_seeds, by_pairs->pair.mover_seeds)
-          : std::string("it, the three layers below it and the writer's bytes");
+      db::build_memory_by_pairs(rules, max_seeds, layer_memory);
+  std::string parts = "it, the three layers below it and the writer's bytes";
+  if (by_pairs) {
+    const std::string pair =
+        fmt::format("({}, {}) and ({}, {}) seeds a row", by_pairs->pair.mover_seeds,
+                    by_pairs->pair.other_seeds, by_pairs->pair.other_seeds,
+                    by_pairs->pair.mover_seeds);
+    parts = by_pairs->in_scratch
+                ? fmt::format(
+                      "built in a scratch file, pair of sub-layers by pair: the {:.1f} GB its "
+                      "largest pair, {}, writes and reads, and the writer's bytes of the layer "
+                      "below",
+                      static_cast<double>(by_pairs->pair_writes + by_pairs->pair_reads) / 1e9,
+                      pair)
+                : fmt::format(
+                      "it, the layer below it until written, the writer's bytes and the {:.1f} GB "
+                      "of the layers further down that its largest pair of sub-layers, {}, reads",
+                      static_cast<double>(by_pairs->pair_reads) / 1e9, pair);
+  }
   return Error{fmt::format(
       "layers up to {} seeds need about {:.1f} GB of memory while the last is built ({}), and "
       "this machine has {:.1f} GB; the deepest build that fits here goes to {} seeds",

@@ -55,8 +55,10 @@ uint64_t default_layer_memory_bytes();
 // Whether a table build of `rules`'s layers 0..max_seeds on this one machine has the memory it
 // needs (db::build_memory_needed) in nine tenths of the machine's, the rest left to the system:
 // else an error sentence that says what it needs, what the machine has and the deepest build
-// that fits here (each door adds how to share it over machines).
-Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds);
+// that fits here (each door adds how to share it over machines). `layer_memory`: the build's
+// bound (db::BuildRequest::layer_memory), which decides the layers it makes in scratch files.
+Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds,
+                                        std::optional<uint64_t> layer_memory = std::nullopt);
 // The most threads any option accepts: four times the cores.
 int max_threads();
 

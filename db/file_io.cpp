@@ -376,8 +376,8 @@ Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_file(const std::stri
   // The disk is taken now, all of it: a page first written through the mapping on a full disk
   // would otherwise fault (SIGBUS) in the middle of the build.
   if (const int error = ::posix_fallocate(fd->get(), 0, static_cast<off_t>(size)); error != 0)
-    return path_error(directory,
-                      "cannot make a scratch file of " + std::to_string(size) + " bytes", error);
+    return path_error(directory, "cannot make a scratch file of " + std::to_string(size) + " bytes",
+                      error);
   Expected<GuardedMapping> mapping = GuardedMapping::map(fd->get(), size, directory, true);
   if (!mapping) return Error{mapping.error()};
   return std::make_shared<const GuardedMapping>(std::move(mapping).value());

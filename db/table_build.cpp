@@ -69,9 +69,8 @@ void read_ahead(std::span<const int8_t> mapped, LayerOrder order, const TableInd
 // in sub-layer order (a run is one mover's row against every other row of its sub-layer, whole
 // in both orders).
 Expected<std::shared_ptr<const GuardedMapping>> rank_order_copy(const std::string& directory,
-                                                                 const TableIndex& index,
-                                                                 int seeds,
-                                                                 const uint8_t* sub_layers) {
+                                                                const TableIndex& index, int seeds,
+                                                                const uint8_t* sub_layers) {
   struct Run {
     uint64_t rank, place, size;
   };
@@ -358,7 +357,7 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
       written[static_cast<size_t>(report.seeds)] = true;
       if (auto& copy = for_writer[static_cast<size_t>(report.seeds)]; copy) {
         std::erase(scratch, copy);
-        copy.reset();  // its disk goes back now
+        copy.reset();                      // its disk goes back now
         mapped_bytes += report.positions;  // the layer itself, in its scratch file
       }
       report.mapped_bytes = mapped_bytes;
@@ -431,10 +430,11 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
                          by_layer[static_cast<size_t>(t)]);
         };
       // A Kalah layer that does not fit in the bound beside the layer below is built in a
-      // scratch file of its own, in sub-layer order, pair by pair (kalah_sub_layers.h): a pair writes its own two sub-layers,
-      // two ranges, which the kernel may write back and drop once written, so that the layer
-      // need not fit in memory beside the pair's reads. The layers above read it there as it
-      // is; the writer reads a copy in rank order (the tables' files are in rank order).
+      // scratch file of its own, in sub-layer order, pair by pair (kalah_sub_layers.h): a pair
+      // writes its own two sub-layers, two ranges, which the kernel may write back and drop once
+      // written, so that the layer need not fit in memory beside the pair's reads. The layers
+      // above read it there as it is; the writer reads a copy in rank order (the tables' files
+      // are in rank order).
       const bool in_scratch = built_in_scratch(request.rules, s, request.layer_memory);
       std::span<const int8_t> values;
       if (in_scratch) {
@@ -444,9 +444,9 @@ Expected<bool> build_tables(const BuildRequest& request, const LayerProgressFn& 
         const std::shared_ptr<const GuardedMapping> built = std::move(place).value();
         if (!read_ahead_pair)
           read_ahead_pair = [](SubLayer) {};  // pair by pair all the same: the writes stay local
-        builder.build_layer_into(
-            s, {reinterpret_cast<int8_t*>(built->writable_data()), built->size()}, built,
-            LayerOrder::SubLayers, progress, read_ahead_pair);
+        builder.build_layer_into(s,
+                                 {reinterpret_cast<int8_t*>(built->writable_data()), built->size()},
+                                 built, LayerOrder::SubLayers, progress, read_ahead_pair);
         scratch.push_back(built);
         if (Expected<bool> ok = scratch_sound(); !ok) return ok;
         Expected<std::shared_ptr<const GuardedMapping>> ranked =

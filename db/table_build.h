@@ -33,7 +33,8 @@ struct BuildRequest {
   // that what a pair of sub-layers reads is whole pages of its own. A layer the writer has not
   // finished stays in memory even beyond the bound, as do the writer's compressed bytes. A Kalah
   // layer that does not fit in the bound beside the layer below is built in a scratch file of its
-  // own instead of memory (built_in_scratch, below), taking none of the bound. The bytes written do not depend on it.
+  // own instead of memory (built_in_scratch, below), taking none of the bound. The bytes written do
+  // not depend on it.
   std::optional<uint64_t> layer_memory = std::nullopt;
 };
 
@@ -92,18 +93,19 @@ bool built_in_scratch(const Rules& rules, int seeds, std::optional<uint64_t> lay
 // reads: Kalah 6 houses, 0..33, 20.4 GB (the pair (19, 14) reading 4.1 GB of layers 0..31);
 // 0..34, 27.2 GB. Built so on this machine (2026-12-07), 0..33 valued its layer 33 at 11.6 M
 // positions a second (docs/endgame-tables.md, "Sub-layers"); over scratch files in rank order,
-// at 0.1 M.
+// at 0.1 M. With layer 34 built in a scratch file, 0..34 was built here (7.1 M a second).
 //
 // A last layer built in a scratch file (built_in_scratch) is held no more, nor is the layer
 // below when it was built so too: what the build holds is then the largest pair's working set
 // (its own two sub-layers, being written, and what it reads of every layer below, the one below
-// included), the writer's coded bytes of the layer below, and the pass's tables of rows.
+// included) and the writer's coded bytes of the layer below (the pass's tables of rows, under
+// 1 GB at 34 seeds, go uncounted here as before).
 struct BuildMemoryByPairs {
-  SubLayer pair;              // the pair of sub-layers whose working set is the largest
-  uint64_t pair_reads = 0;    // what it reads of the layers not held whole, positions
-  uint64_t pair_writes = 0;   // in a scratch file: its own positions, written; else 0
-  bool in_scratch = false;    // the last layer is built in a scratch file
-  uint64_t bytes = 0;         // what the build would need by the count above
+  SubLayer pair;             // the pair of sub-layers whose working set is the largest
+  uint64_t pair_reads = 0;   // what it reads of the layers not held whole, positions
+  uint64_t pair_writes = 0;  // in a scratch file: its own positions, written; else 0
+  bool in_scratch = false;   // the last layer is built in a scratch file
+  uint64_t bytes = 0;        // what the build would need by the count above
 };
 // Kalah only (a build valued in one pass); none for Oware or below 2 seeds.
 std::optional<BuildMemoryByPairs> build_memory_by_pairs(

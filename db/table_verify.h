@@ -31,7 +31,7 @@ struct VerifyMismatch {
 struct VerifyReport {
   std::string table_name;
   int layers = 0;
-  int plain_layers = 0;  // layers with a plain copy, checked too
+  int plain_layers = 0;       // layers with a plain copy, checked too
   uint64_t positions = 0;     // positions whose value was checked
   uint64_t sampled_from = 0;  // sampled: how many positions the checked ones were drawn from
   uint64_t mismatch_count = 0;

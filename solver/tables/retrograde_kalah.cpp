@@ -103,8 +103,8 @@ class KalahLayerPass {
       own_in_sub_layers_.resize(rows_.size());
       for (size_t r = 0; r < rows_.size(); ++r) {
         const int n = seeds_in_[r];
-        own_in_sub_layers_[r] = sub_layer_offset(H, seeds_, n) +
-                                part_as_other_[r] * rows_of(seeds_ - n);
+        own_in_sub_layers_[r] =
+            sub_layer_offset(H, seeds_, n) + part_as_other_[r] * rows_of(seeds_ - n);
       }
       own_part_ = own_in_sub_layers_.data();
     }

@@ -62,8 +62,8 @@ ParsedBuild parse_build(const BuildOptions& options) {
                              : static_cast<uint64_t>(options.layer_memory_gib * (1ull << 30));
   // Over MPI every machine holds a share of each layer; on one machine the last layers must fit.
   if (!options.mpi)
-    if (Expected<bool> fits = service::check_build_fits_machine(
-            request.rules, request.max_seeds, request.layer_memory);
+    if (Expected<bool> fits = service::check_build_fits_machine(request.rules, request.max_seeds,
+                                                                request.layer_memory);
         !fits)
       throw UsageError(fits.error() + " (more with --mpi, over several machines)");
   parsed.distributed.partition = options.partition == "ranges"
@@ -183,8 +183,7 @@ void run_build(const BuildOptions& options, const ParsedBuild& parsed) {
   if (printer) {
     // The builder's threads, and as many again writing alongside.
     fmt::print("building {} tables up to {} seeds in {} ({})\n", request.rules.table_name(),
-               request.max_seeds, request.database_dir,
-               thread_count_text(request.threads));
+               request.max_seeds, request.database_dir, thread_count_text(request.threads));
     // "build" is the builder's time for the layer: one pass (Kalah), or its exits and levels
     // phases (Oware). "write" ran alongside the build of the layers above.
     fmt::print("{:>5} {:>14} {:>7} {:>9} {:>8} {:>8} {:>8} {:>13} {:>9}  {}\n", "seeds",

@@ -76,13 +76,12 @@ void run_verify(const VerifyOptions& options) {
         report->plain_layers && report->layers
             ? fmt::format(" ({} with plain copies, checked too)", report->plain_layers)
             : "";
-    const std::string drawn =
-        options.sample == 0 ? ""
-                            : fmt::format(" drawn from {} (seed {})", report->sampled_from,
-                                          options.seed);
+    const std::string drawn = options.sample == 0 ? ""
+                                                  : fmt::format(" drawn from {} (seed {})",
+                                                                report->sampled_from, options.seed);
     fmt::print("{}: {} {} layers{}, {} positions{}, {} mismatches\n", dir,
-               report->ok() ? "OK" : "FAILED", report->layers, plain_note, report->positions,
-               drawn, report->mismatch_count);
+               report->ok() ? "OK" : "FAILED", report->layers, plain_note, report->positions, drawn,
+               report->mismatch_count);
     all_ok = all_ok && report->ok();
   }
   if (!all_ok) throw Failure("verification failed");

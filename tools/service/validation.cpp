@@ -237,17 +237,15 @@ Expected<bool> check_build_fits_machine(const Rules& rules, int max_seeds,
       db::build_memory_by_pairs(rules, max_seeds, layer_memory);
   std::string parts = "it, the three layers below it and the writer's bytes";
   if (by_pairs) {
-    const std::string pair =
-        fmt::format("({}, {}) and ({}, {}) seeds a row", by_pairs->pair.mover_seeds,
-                    by_pairs->pair.other_seeds, by_pairs->pair.other_seeds,
-                    by_pairs->pair.mover_seeds);
+    const std::string pair = fmt::format("({}, {}) and ({}, {}) seeds a row",
+                                         by_pairs->pair.mover_seeds, by_pairs->pair.other_seeds,
+                                         by_pairs->pair.other_seeds, by_pairs->pair.mover_seeds);
     parts = by_pairs->in_scratch
                 ? fmt::format(
                       "built in a scratch file, pair of sub-layers by pair: the {:.1f} GB its "
                       "largest pair, {}, writes and reads, and the writer's bytes of the layer "
                       "below",
-                      static_cast<double>(by_pairs->pair_writes + by_pairs->pair_reads) / 1e9,
-                      pair)
+                      static_cast<double>(by_pairs->pair_writes + by_pairs->pair_reads) / 1e9, pair)
                 : fmt::format(
                       "it, the layer below it until written, the writer's bytes and the {:.1f} GB "
                       "of the layers further down that its largest pair of sub-layers, {}, reads",

@@ -64,15 +64,30 @@ Expected<Rules> verified_rules(const std::string& table_name) {
   return table_rules_for(*game_rules);
 }
 
-// A layer's mismatches into the report: the first `keep` of all, by rank, and their count.
-void add_mismatches(std::vector<VerifyMismatch> found, uint64_t count, size_t keep,
-                    VerifyReport& report) {
-  std::sort(found.begin(), found.end(),
-            [](const auto& a, const auto& b) { return a.rank < b.rank; });
-  for (auto& m : found)
-    if (report.first_mismatches.size() < keep) report.first_mismatches.push_back(std::move(m));
-  report.mismatch_count += count;
-}
+// The mismatches of one layer, found by several threads at once: all counted, the first `keep`
+// found kept; then into the report, the kept ones by rank.
+class LayerMismatches {
+ public:
+  explicit LayerMismatches(size_t keep) : keep_(keep) {}
+  void found(VerifyMismatch mismatch) {
+    count_.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (kept_.size() < keep_) kept_.push_back(std::move(mismatch));
+  }
+  void add_to(VerifyReport& report) {
+    std::sort(kept_.begin(), kept_.end(),
+              [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    for (auto& m : kept_)
+      if (report.first_mismatches.size() < keep_) report.first_mismatches.push_back(std::move(m));
+    report.mismatch_count += count_.load();
+  }
+
+ private:
+  size_t keep_;
+  std::atomic<uint64_t> count_{0};
+  std::mutex mutex_;
+  std::vector<VerifyMismatch> kept_;  // guarded by mutex_
+};
 
 // The layers read from the files, as the exact values the root probe reads.
 class LayerValues : public ExactValues {
@@ -210,19 +225,15 @@ Expected<VerifyReport> verify_table_directory(const std::string& table_dir,
     const uint64_t size = index.layer_size(s);
     // Every position's stored value must be what its moves give from the stored values: the
     // root probe under the table rules, the one valuation the search and `db query` use too.
-    std::atomic<uint64_t> mismatches{0};
-    std::mutex found_mutex;
-    std::vector<VerifyMismatch> found;
+    LayerMismatches mismatches(keep);
     for_each_rank(index, s, 0, size, threads, [&](uint64_t r, const TableKey& key) {
       const Position p = position_from_key(key.counts.data(), houses);
       const RootProbe probe = probe_root(*rules, values, p);
       const int stored = layers[static_cast<size_t>(s)][r];
       if (probe.ok() && stored == probe.value) return;
-      mismatches.fetch_add(1, std::memory_order_relaxed);
-      std::lock_guard<std::mutex> lock(found_mutex);
-      if (found.size() < keep) found.push_back({s, r, to_string(p), stored, probe.value});
+      mismatches.found({s, r, to_string(p), stored, probe.value});
     });
-    add_mismatches(std::move(found), mismatches.load(), keep, report);
+    mismatches.add_to(report);
     report.positions += size;
     report.layers = s + 1;
     if (progress) progress({s, "consistency", size, size});
@@ -285,9 +296,7 @@ Expected<VerifyReport> verify_table_sample(const std::string& table_dir,
 
   for (int s = 0; s <= top; ++s) {
     const uint64_t size = index.layer_size(s);
-    std::atomic<uint64_t> mismatches{0};
-    std::mutex found_mutex;
-    std::vector<VerifyMismatch> found;
+    LayerMismatches mismatches(keep);
     // One position: its stored value (and its plain copy's) against its moves' values, read from
     // the files as the whole verify reads them from memory.
     auto check = [&](uint64_t r, const TableKey& key) {
@@ -306,9 +315,7 @@ Expected<VerifyReport> verify_table_sample(const std::string& table_dir,
         }
       }
       if (probe.ok() && *stored == probe.value) return;
-      mismatches.fetch_add(1, std::memory_order_relaxed);
-      std::lock_guard<std::mutex> lock(found_mutex);
-      if (found.size() < keep) found.push_back({s, r, to_string(p), *stored, probe.value});
+      mismatches.found({s, r, to_string(p), *stored, probe.value});
     };
     uint64_t checked = 0;
     if (size <= sampling.per_layer) {
@@ -329,7 +336,7 @@ Expected<VerifyReport> verify_table_sample(const std::string& table_dir,
       report.errors.push_back(values.first_failure());
       return report;
     }
-    add_mismatches(std::move(found), mismatches.load(), keep, report);
+    mismatches.add_to(report);
     report.positions += checked;
     report.sampled_from += size;
     report.layers = s + 1;

@@ -326,7 +326,12 @@ void remove_stale_temporaries(const std::string& directory, const std::string& p
   }
 }
 
-Expected<WriterLock> WriterLock::acquire(const std::string& directory) {
+void drop_cached_pages(const std::string& path) {
+  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  if (fd.get() >= 0) ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+}
+
+Expected<WriterLock> WriterLock::acquire(const std::string& directory, std::string_view what) {
   const std::string path = directory + "/" + kLockFileName;
   FileDescriptor fd(
       ::open(path.c_str(), O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, new_file_mode()));
@@ -337,9 +342,8 @@ Expected<WriterLock> WriterLock::acquire(const std::string& directory) {
     const ssize_t n = ::pread(fd.get(), pid, sizeof pid - 1, 0);
     const std::string holder =
         n > 0 ? " (process " + std::string(pid, static_cast<size_t>(n)) + ")" : "";
-    return Error{directory + ": another mancala process" + holder +
-                 " is writing these tables (db build or db unpack); try again when it has "
-                 "finished"};
+    return Error{directory + ": another mancala process" + holder + " " + std::string(what) +
+                 "; try again when it has finished"};
   }
   const std::string pid = std::to_string(::getpid());
   // Who holds it, for the message a second writer gets (best effort: the lock is what counts).

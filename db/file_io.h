@@ -139,7 +139,10 @@ void remove_stale_temporaries(const std::string& directory, const std::string& p
 // (and released by the kernel if the process dies).
 class WriterLock {
  public:
-  static Expected<WriterLock> acquire(const std::string& directory);
+  // `what` names the work a second writer is told is going on.
+  static Expected<WriterLock> acquire(
+      const std::string& directory,
+      std::string_view what = "is writing these tables (db build or db unpack)");
 
  private:
   FileDescriptor fd_;
@@ -167,6 +170,12 @@ Expected<std::shared_ptr<const GuardedMapping>> map_unnamed_file(const std::stri
 
 // The name of a lock file in a directory (ignored by every reader).
 inline constexpr const char* kLockFileName = ".mancala-writer.lock";
+
+// Asks the kernel to drop `path`'s pages from its page cache, best effort (nothing is reported):
+// for a large file written or read once (a solve's checkpoint), whose pages would otherwise push
+// out those read again and again (the endgame tables' mapped files). Pages not yet written back
+// stay.
+void drop_cached_pages(const std::string& path);
 
 // The system's description of errno `error`.
 std::string system_error_text(int error);

@@ -167,6 +167,21 @@ const GoldenCase kCases[] = {
     {"solve_each_move_within_a_limit",
      "solve kalah:4:4 --no-tables --each-move --max-seconds 0.000001 --threads 1 -q"},
     {"solve_guess_out_of_range", "solve kalah:3:3 --no-tables --guess -30 --threads 1"},
+    // A solve stopped by its limit goes on from its checkpoint; a finished one answers from it.
+    {"solve_checkpoint_goes_on",
+     "solve kalah:4:4 --no-tables --max-seconds 0.000001 --threads 1 --checkpoint {fresh_db}/ck; "
+     "{mancala} solve kalah:4:4 --no-tables --threads 1 -q --checkpoint {fresh_db}/ck"},
+    {"solve_each_move_checkpoint_answers_again",
+     "solve kalah:3:3 --no-tables --each-move -t 1 -q --hash 16 --checkpoint {fresh_db}/ck "
+     ">/dev/null 2>&1 && {mancala} solve kalah:3:3 --no-tables --each-move -t 1 -q --hash 16 "
+     "--checkpoint {fresh_db}/ck"},
+    {"solve_checkpoint_of_another_solve",
+     "solve kalah:3:2 --no-tables -t 1 -q --hash 16 --checkpoint {fresh_db}/ck >/dev/null && "
+     "{mancala} solve kalah:3:2 --no-tables --each-move -t 1 -q --hash 16 --checkpoint "
+     "{fresh_db}/ck"},
+    {"solve_checkpoint_of_another_size",
+     "solve kalah:3:2 --no-tables -t 1 -q --hash 16 --checkpoint {fresh_db}/ck >/dev/null && "
+     "{mancala} solve kalah:3:2 --no-tables -t 1 -q --hash 32 --checkpoint {fresh_db}/ck"},
     // Issue 11: every command-line problem is "mancala: error: ..." with exit status 2.
     {"unknown_command", "chess"},
     {"unknown_option", "play --bogus"},
@@ -321,6 +336,8 @@ const std::vector<TimingMask>& timing_masks() {
        std::regex("^([A-Za-z] +[-+][0-9]+ +[-+][0-9]+  .* [0-9.]+[kMG]?) +[0-9]+\\.[0-9]+$",
                   std::regex::multiline),
        "$1 <seconds>"},
+      {"solve: the time a checkpoint had spent",
+       std::regex("(from the checkpoint in [^:]*: ).* (spent before)"), "$1<duration> $2"},
       {"solve: when the value was proven", std::regex("(value proven in) [0-9]+\\.[0-9]+ s"),
        "$1 <seconds> s"},
       {"engine info: milliseconds and nodes per second", std::regex(" (time|nps) [0-9]+"),

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <set>
@@ -14,10 +16,12 @@
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
 #include "solver/tables/built_tables.h"
+#include "tests/scratch_directory.h"
 #include "tests/test_positions.h"
 #include "tools/service/analysis.h"
 #include "tools/service/catalogue.h"
 #include "tools/service/move_text.h"
+#include "tools/service/solve_checkpoint.h"
 #include "tools/service/solving.h"
 #include "tools/service/validation.h"
 
@@ -333,6 +337,115 @@ TEST(Analysis, ADepthIsStoppedByTheTimeCap) {
       EXPECT_LT(m.depth, kMaxAnalysisDepth);
     }
   }
+}
+
+// A checkpoint written while a solve stands halfway is read back into a new solver whole: the same
+// state, the same table words; the table it replaced is removed once it is in place.
+TEST(SolveCheckpoints, AreReadBackWholeAndReplaceTheOneBefore) {
+  const std::filesystem::path dir = testing_helpers::fresh_test_directory("checkpoint");
+  const Rules rules = *parse_rules("kalah:4:3");
+  const Position start = start_position(rules);
+  Solver solver(rules, 4);
+  SolveLimits limits;
+  limits.max_nodes = 20000;
+  SolveCheckpoint c;
+  c.game = rules.name();
+  c.position = to_string(start);
+  c.each_move = true;
+  c.each = EachMoveResume{};
+  c.each.done = solver.solve_each_move(start, limits).moves;
+  c.each.done.pop_back();
+  c.each.seconds_before_next = 1.5;
+  c.each.seconds_on_next = 0.25;
+  c.each.nodes_on_next = 77;
+  c.seconds = 1.75;
+  c.nodes = 20077;
+  Solver empty(rules, 4);
+  ASSERT_TRUE(save_solve_checkpoint(dir, c, empty));
+  ASSERT_TRUE(save_solve_checkpoint(dir, c, solver));
+  EXPECT_FALSE(std::filesystem::exists(dir / "transposition-0.bin"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "transposition-1.bin"));
+
+  Solver other(rules, 4);
+  const Expected<std::optional<SolveCheckpoint>> read =
+      load_solve_checkpoint(dir, rules, start, true, other);
+  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read->has_value());
+  const SolveCheckpoint& back = **read;
+  EXPECT_EQ(back.seconds, 1.75);
+  EXPECT_EQ(back.nodes, 20077u);
+  ASSERT_EQ(back.each.done.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(back.each.done[k].move, c.each.done[k].move);
+    EXPECT_EQ(back.each.done[k].lower, c.each.done[k].lower);
+    EXPECT_EQ(back.each.done[k].upper, c.each.done[k].upper);
+    EXPECT_EQ(back.each.done[k].nodes, c.each.done[k].nodes);
+  }
+  EXPECT_EQ(back.each.seconds_on_next, 0.25);
+  EXPECT_EQ(back.each.nodes_on_next, 77u);
+  std::vector<uint64_t> a(solver.transposition_words()), b(other.transposition_words());
+  solver.copy_transposition(0, a);
+  other.copy_transposition(0, b);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(std::count(a.begin(), a.end(), 0u), static_cast<long>(a.size()));
+  std::filesystem::remove_all(dir);
+}
+
+// A directory without a checkpoint has none; another solve's, another table size's and a damaged
+// one are refused, and a damaged table leaves nothing of itself in the solver.
+TEST(SolveCheckpoints, OnlyTheSameSolvesWholeCheckpointIsTakenUp) {
+  const std::filesystem::path dir = testing_helpers::fresh_test_directory("checkpoint");
+  const Rules rules = *parse_rules("kalah:4:3");
+  const Position start = start_position(rules);
+  Solver solver(rules, 4);
+  {
+    Solver none(rules, 4);
+    const Expected<std::optional<SolveCheckpoint>> read =
+        load_solve_checkpoint(dir, rules, start, false, none);
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->has_value());
+  }
+  SolveLimits limits;
+  limits.max_nodes = 20000;
+  const SolveResult r = solver.solve(start, limits);
+  SolveCheckpoint c;
+  c.game = rules.name();
+  c.position = to_string(start);
+  c.lower = r.lower;
+  c.upper = r.upper;
+  ASSERT_TRUE(save_solve_checkpoint(dir, c, solver));
+  const auto refused = [&](const Rules& asked_rules, const Position& asked, bool each_move,
+                           size_t megabytes, const std::string& words) {
+    Solver s(asked_rules, megabytes);
+    const Expected<std::optional<SolveCheckpoint>> read =
+        load_solve_checkpoint(dir, asked_rules, asked, each_move, s);
+    ASSERT_FALSE(read) << words;
+    EXPECT_NE(read.error().find(words), std::string::npos) << read.error();
+    std::vector<uint64_t> table(s.transposition_words());
+    s.copy_transposition(0, table);
+    EXPECT_EQ(std::count(table.begin(), table.end(), 0u), static_cast<long>(table.size()));
+  };
+  refused(rules, start, true, 4, "another solve");
+  refused(rules, apply_move(rules, start, 0), false, 4, "another solve");
+  const Rules other = *parse_rules("kalah:4:4");
+  refused(other, start_position(other), false, 4, "another solve");
+  refused(rules, start, false, 8, "8 MB");
+  // One byte of the table changed.
+  {
+    std::fstream table(dir / "transposition-0.bin",
+                       std::ios::in | std::ios::out | std::ios::binary);
+    table.seekp(12345);
+    table.put('\x55');
+  }
+  refused(rules, start, false, 4, "checksum");
+  std::filesystem::resize_file(dir / "transposition-0.bin", 100);
+  refused(rules, start, false, 4, "100 bytes");
+  {
+    std::ofstream state(dir / "solve.json");
+    state << "{\"format\": 1, \"game\": ";
+  }
+  refused(rules, start, false, 4, "not a checkpoint");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

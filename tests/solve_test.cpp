@@ -4,13 +4,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <fstream>
 #include <map>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "solver/search/solve.h"
 #include "solver/tables/built_tables.h"
@@ -322,10 +327,107 @@ TEST_P(SolverThreads, EachMoveStoppedByALimitKeepsBoundsThatHold) {
   EXPECT_LE(nodes, limits.max_nodes + 4u * 1024u * static_cast<unsigned>(GetParam()));
 }
 
+// A copy of the table taken while the solver searches (by another thread, again and again), put
+// back into a new solver: every entry it holds is proven, so the new solver's value is the value,
+// and it goes on from what the first proved rather than from nothing.
+TEST_P(SolverThreads, ATranspositionTableCopiedWhileSearchingAndPutBackGoesOnFromThere) {
+  const Rules rules = *parse_rules("kalah:4:3");
+  const Position start = start_position(rules);
+  Solver fresh(rules, 4);
+  const SolveResult reference = fresh.solve(start);
+  ASSERT_TRUE(reference.solved);
+
+  Solver first(rules, 4, nullptr, GetParam());
+  std::vector<uint64_t> copy(first.transposition_words());
+  std::atomic<bool> done{false};
+  int copies = 0;
+  std::thread copier([&] {
+    while (!done.load()) {
+      first.copy_transposition(0, copy);
+      ++copies;
+    }
+  });
+  SolveLimits limits;
+  limits.max_nodes = reference.nodes / 2;
+  const SolveResult stopped = first.solve(start, limits);
+  done = true;
+  copier.join();
+  first.copy_transposition(0, copy);  // and once more, after
+  ASSERT_FALSE(stopped.solved);
+  EXPECT_GE(copies, 1);
+
+  Solver second(rules, 4, nullptr, GetParam());
+  ASSERT_EQ(second.transposition_words(), copy.size());
+  second.restore_transposition(0, copy);
+  const SolveResult resumed = second.solve(start);
+  ASSERT_TRUE(resumed.solved);
+  EXPECT_EQ(resumed.value, reference.value);
+  if (GetParam() == 1) {
+    EXPECT_LT(resumed.nodes, reference.nodes);
+  }
+  // A copy is cut at the table's end.
+  EXPECT_THROW(second.copy_transposition(copy.size() - 1, std::span<uint64_t>(copy).first(2)),
+               std::out_of_range);
+  EXPECT_THROW(second.restore_transposition(copy.size() + 1, {}), std::out_of_range);
+}
+
 INSTANTIATE_TEST_SUITE_P(OneAndTwo, SolverThreads, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& param) {
                            return std::to_string(param.param) + "Threads";
                          });
+
+// An each-move solve that goes on from an earlier run: the moves it finished are reported as they
+// were, the rest are solved, and the time and nodes count every run's.
+TEST(Solver, AResumedEachMoveSolveReportsTheMovesDoneAndSolvesTheRest) {
+  const Rules rules = *parse_rules("kalah:4:3");
+  const Position start = start_position(rules);
+  const EachMoveResult whole = Solver(rules, 4).solve_each_move(start);
+  ASSERT_EQ(whole.moves.size(), 4u);
+  EachMoveResume resume;
+  resume.done = {whole.moves[0], whole.moves[1]};
+  resume.done[0].nodes = 12345;  // marks what is passed through
+  resume.seconds_before_next = 5;
+  resume.seconds_on_next = 2;
+  resume.nodes_on_next = 100;
+  int reported = 0;
+  const EachMoveResult resumed = Solver(rules, 4).solve_each_move(
+      start, {}, [&](const MoveBounds&) { ++reported; }, {}, resume);
+  EXPECT_EQ(reported, 4);
+  ASSERT_EQ(resumed.moves.size(), 4u);
+  EXPECT_EQ(resumed.moves[0].nodes, 12345u);
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(resumed.moves[k].move, whole.moves[k].move);
+    EXPECT_TRUE(resumed.moves[k].solved);
+    EXPECT_EQ(resumed.moves[k].lower, whole.moves[k].lower) << k;
+  }
+  EXPECT_GE(resumed.moves[2].nodes, 100u);
+  EXPECT_GE(resumed.moves[2].seconds, 2);
+  EXPECT_GE(resumed.seconds, 7);
+  EXPECT_EQ(resumed.lower, whole.lower);
+  // Moves done that are not this position's are refused.
+  EachMoveResume wrong;
+  wrong.done = {whole.moves[1]};
+  EXPECT_THROW(Solver(rules, 4).solve_each_move(start, {}, {}, {}, wrong), std::invalid_argument);
+}
+
+// The limit of a resumed solve counts the earlier runs' time: with all but a hundredth of a second
+// of ten spent before, the moves left get a moment each and stop unproven (alone, Kalah(4,4)'s
+// moves are solved well within ten seconds).
+TEST(Solver, AResumedEachMoveSolveCountsTheEarlierRunsTimeAgainstItsLimit) {
+  const Rules rules = *parse_rules("kalah:4:4");
+  const Position start = start_position(rules);
+  EachMoveResume resume;
+  resume.seconds_before_next = 9.99;
+  SolveLimits limits;
+  limits.max_seconds = 10;
+  const auto started = std::chrono::steady_clock::now();
+  const EachMoveResult r = Solver(rules, 4).solve_each_move(start, limits, {}, {}, resume);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(took, 3.0);
+  EXPECT_FALSE(r.solved);
+  EXPECT_GE(r.seconds, 9.99);
+}
 
 // A transposition entry keeps its bounds in 10 bits: futures up to the 288 seeds of
 // Kalah(12,12) must come back whole. In both positions South has one move, which ends the game:

@@ -178,6 +178,22 @@ Solver::~Solver() {
   for (pthread_t thread : helpers_->threads) pthread_join(thread, nullptr);
 }
 
+size_t Solver::transposition_words() const {
+  return (bucket_mask_ + 1) * kBucket;
+}
+
+void Solver::copy_transposition(size_t first, std::span<uint64_t> out) const {
+  if (first > transposition_words() || out.size() > transposition_words() - first)
+    throw std::out_of_range("copy_transposition: past the table's end");
+  for (size_t i = 0; i < out.size(); ++i) out[i] = load(entries_[first + i].word) & ~kBusyBit;
+}
+
+void Solver::restore_transposition(size_t first, std::span<const uint64_t> words) {
+  if (first > transposition_words() || words.size() > transposition_words() - first)
+    throw std::out_of_range("restore_transposition: past the table's end");
+  for (size_t i = 0; i < words.size(); ++i) put(entries_[first + i].word, words[i] & ~kBusyBit);
+}
+
 bool Solver::is_busy(uint64_t key) const {
   uint64_t word = 0;
   return entry_of(key, word) && busy_of(word);
@@ -828,51 +844,77 @@ void bounds_for_mover(int sign, int child_lower, int child_upper, int& lower, in
 EachMoveResult Solver::solve_each_move(
     const Position& position, const SolveLimits& limits,
     const std::function<void(const MoveBounds&)>& on_move,
-    const std::function<void(Move, const SolveProgress&)>& on_progress) {
+    const std::function<void(Move, const SolveProgress&)>& on_progress,
+    const EachMoveResume& resume) {
   const auto started = std::chrono::steady_clock::now();
   const MoveList moves = generate_moves(rules_, position);
+  const int count = moves.size();
+  const int resumed = static_cast<int>(resume.done.size());
+  if (resumed > count) throw std::invalid_argument("solve_each_move: more moves done than legal");
+  for (int i = 0; i < resumed; ++i)
+    if (resume.done[static_cast<size_t>(i)].move != moves[i])
+      throw std::invalid_argument("solve_each_move: the moves done are not this position's");
+  // The time and nodes of the earlier runs, counted against the limits as this run's are.
+  const double earlier_seconds =
+      resumed < count ? resume.seconds_before_next + resume.seconds_on_next : 0;
+  const auto elapsed = [&] { return earlier_seconds + seconds_since(started); };
   EachMoveResult all;
   all.lower = all.upper = INT_MIN;
   uint64_t nodes_spent = 0;
   SolveOptions value_only;
   value_only.value_only = true;
   value_only.outside_in = limits.max_seconds > 0 || limits.max_nodes > 0;
-  const int count = moves.size();
   for (int i = 0; i < count; ++i) {
     const Move m = moves[i];
-    const Position c = apply_move(rules_, position, m);
-    // The value of the move, for the side that plays it: the child's, negated when the turn
-    // passes (an extra turn keeps the mover).
-    const int sign = c.side_to_move == position.side_to_move ? 1 : -1;
     MoveBounds bounds;
-    bounds.move = m;
-    if (generate_moves(rules_, c).empty()) {
-      bounds.solved = true;
-      bounds.lower = bounds.upper = final_outcome(rules_, c).lead(position.side_to_move);
+    if (i < resumed) {
+      bounds = resume.done[static_cast<size_t>(i)];
     } else {
-      const int left = count - i;  // this move and those after it
-      SolveLimits share;
-      if (limits.max_seconds > 0)
-        share.max_seconds = std::max(limits.max_seconds - seconds_since(started), 0.0) / left;
-      if (limits.max_nodes > 0)
-        share.max_nodes = std::max<uint64_t>(
-            (limits.max_nodes - std::min(nodes_spent, limits.max_nodes)) / left, 1);
-      // A share of nothing would mean no limit: the moves after the time ran out get a moment.
-      if (limits.max_seconds > 0 && share.max_seconds <= 0) share.max_seconds = 1e-6;
-      std::function<void(const SolveProgress&)> progress;
-      if (on_progress)
-        progress = [&](const SolveProgress& child) {
-          SolveProgress mover = child;
-          bounds_for_mover(sign, child.lower, child.upper, mover.lower, mover.upper);
-          on_progress(m, mover);
-        };
-      const SolveResult r = solve(c, share, progress, value_only);
-      bounds.solved = r.solved;
-      bounds_for_mover(sign, r.lower, r.upper, bounds.lower, bounds.upper);
-      bounds.nodes = r.nodes;
-      bounds.seconds = r.seconds;
-      nodes_spent += r.nodes;
+      const Position c = apply_move(rules_, position, m);
+      // The value of the move, for the side that plays it: the child's, negated when the turn
+      // passes (an extra turn keeps the mover).
+      const int sign = c.side_to_move == position.side_to_move ? 1 : -1;
+      // The move a resumed run was in the middle of: its share was set when it began, and what
+      // was spent on it then is part of its time and nodes.
+      const bool going_on = i == resumed && (resume.seconds_on_next > 0 || resume.nodes_on_next);
+      const double seconds_before = going_on ? resume.seconds_on_next : 0;
+      const uint64_t nodes_before = going_on ? resume.nodes_on_next : 0;
+      bounds.move = m;
+      if (generate_moves(rules_, c).empty()) {
+        bounds.solved = true;
+        bounds.lower = bounds.upper = final_outcome(rules_, c).lead(position.side_to_move);
+      } else {
+        const int left = count - i;  // this move and those after it
+        SolveLimits share;
+        if (limits.max_seconds > 0)
+          share.max_seconds =
+              going_on ? std::max(limits.max_seconds - resume.seconds_before_next, 0.0) / left -
+                             seconds_before
+                       : std::max(limits.max_seconds - elapsed(), 0.0) / left;
+        if (limits.max_nodes > 0) {
+          const uint64_t spent = std::min(nodes_spent, limits.max_nodes);
+          share.max_nodes = std::max<uint64_t>((limits.max_nodes - spent) / left, 1);
+          share.max_nodes -= std::min(nodes_before, share.max_nodes - 1);
+        }
+        // A share of nothing would mean no limit: the moves after the time ran out get a moment.
+        if (limits.max_seconds > 0 && share.max_seconds <= 0) share.max_seconds = 1e-6;
+        std::function<void(const SolveProgress&)> progress;
+        if (on_progress)
+          progress = [&](const SolveProgress& child) {
+            SolveProgress mover = child;
+            bounds_for_mover(sign, child.lower, child.upper, mover.lower, mover.upper);
+            mover.nodes += nodes_before;
+            mover.seconds += seconds_before;
+            on_progress(m, mover);
+          };
+        const SolveResult r = solve(c, share, progress, value_only);
+        bounds.solved = r.solved;
+        bounds_for_mover(sign, r.lower, r.upper, bounds.lower, bounds.upper);
+        bounds.nodes = r.nodes + nodes_before;
+        bounds.seconds = r.seconds + seconds_before;
+      }
     }
+    nodes_spent += bounds.nodes;
     all.moves.push_back(bounds);
     all.lower = std::max(all.lower, bounds.lower);
     all.upper = std::max(all.upper, bounds.upper);
@@ -880,7 +922,7 @@ EachMoveResult Solver::solve_each_move(
     if (on_move) on_move(bounds);
   }
   all.solved = all.lower == all.upper;
-  all.seconds = seconds_since(started);
+  all.seconds = resumed < count ? elapsed() : resume.seconds_before_next;
   return all;
 }
 

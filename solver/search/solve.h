@@ -45,6 +45,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -125,6 +126,16 @@ struct EachMoveResult {
   double seconds = 0;
 };
 
+// Where an each-move solve stopped, to go on from there (a checkpoint of a long solve,
+// tools/service/solve_checkpoint.h): the moves it finished, and how far it had got with the one
+// after them. The limits of the solve that goes on are those of the whole solve, all runs together.
+struct EachMoveResume {
+  std::vector<MoveBounds> done;    // the first moves, in move order, with their final bounds
+  double seconds_before_next = 0;  // spent (all runs) when the move after them began
+  double seconds_on_next = 0;      // spent on that move since
+  uint64_t nodes_on_next = 0;
+};
+
 class Solver {
  public:
   struct Entry;
@@ -153,10 +164,26 @@ class Solver {
   // The moves share the transposition table, and what one proves the next may use. `on_move`
   // sees each move's bounds as they come in, `on_progress` the bounds of the move being solved
   // after each test (both for the side to move at `position`).
+  // `resume` goes on from an earlier run (whose proven bounds the transposition table holds
+  // again, see restore_transposition): its finished moves are reported as they were, the move
+  // after them gets what is left of its share, and the time and nodes count every run's.
   EachMoveResult solve_each_move(
       const Position& position, const SolveLimits& limits = {},
       const std::function<void(const MoveBounds&)>& on_move = {},
-      const std::function<void(Move, const SolveProgress&)>& on_progress = {});
+      const std::function<void(Move, const SolveProgress&)>& on_progress = {},
+      const EachMoveResume& resume = {});
+
+  // The transposition table as words, for a checkpoint of a long solve: every entry is a proven
+  // bound on a position's future (keyed on its houses and side to move, see solve.cpp), true for
+  // any solve of the same rules, so a table put back lets a solve go on where an earlier one
+  // stopped. The words depend on the table's size (the bucket is part of the key).
+  size_t transposition_words() const;
+  // Copies words [first, first + out.size()) of the table, their busy marks cleared. Safe while
+  // the solver searches: each entry is read whole, and one being written reads as it was or as
+  // it becomes, both proven.
+  void copy_transposition(size_t first, std::span<uint64_t> out) const;
+  // Puts back words copied from a solver of the same rules and table size. Not while it searches.
+  void restore_transposition(size_t first, std::span<const uint64_t> words);
 
   // One null-window test: a proven bound on the value: >= beta means value >= result,
   // < beta means value <= result. Sets `aborted()` when a limit stopped it. (It runs on the

@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -24,6 +26,7 @@
 #include "tools/command_line/endgame_tables.h"
 #include "tools/command_line/progress.h"
 #include "tools/service/json_output.h"
+#include "tools/service/solve_checkpoint.h"
 #include "tools/service/solving.h"
 
 namespace mancala::cli {
@@ -50,6 +53,8 @@ struct SolveCommandOptions {
   bool json = false;
   bool quiet = false;
   bool each_move = false;
+  std::string checkpoint;  // --checkpoint DIR: empty for none
+  double checkpoint_minutes = 10;
 };
 
 RulesAndPosition check_solve(const SolveCommandOptions& o) {
@@ -83,10 +88,137 @@ json_output::Json tables_built_json(const BuiltTables& built) {
           {"bytes", built.bytes()}};
 }
 
+// --checkpoint: where the solve stands, kept by the solve's callbacks, and written with the
+// solver's table every few minutes by a thread of its own (and once more at the end), so that a
+// run stopped anyhow goes on from its last checkpoint. The callbacks and the writer share the
+// state under a lock; the table is copied while the solver searches (service/solve_checkpoint.h).
+class CheckpointKeeper {
+ public:
+  // `earlier`: the checkpoint this run goes on from (a fresh one when none).
+  // `move_count`: the position's legal moves (--each-move).
+  CheckpointKeeper(std::string directory, double minutes, const Solver& solver,
+                   service::SolveCheckpoint earlier, size_t move_count)
+      : directory_(std::move(directory)),
+        interval_(std::chrono::duration<double>(minutes * 60)),
+        solver_(solver),
+        state_(std::move(earlier)),
+        resumed_moves_(state_.each.done.size()),
+        move_count_(move_count),
+        started_(std::chrono::steady_clock::now()),
+        next_began_(started_),
+        writer_([this] { write_every_interval(); }) {}
+  ~CheckpointKeeper() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    writer_.join();
+  }
+  CheckpointKeeper(const CheckpointKeeper&) = delete;
+  CheckpointKeeper& operator=(const CheckpointKeeper&) = delete;
+
+  // --each-move: a move's final bounds (those the checkpoint held are reported again first).
+  void move_done(const MoveBounds& m) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (reported_++ < resumed_moves_) return;
+    const auto now = std::chrono::steady_clock::now();
+    state_.each.done.push_back(m);
+    state_.each.seconds_before_next = earlier_seconds() + seconds_between(started_, now);
+    state_.each.seconds_on_next = 0;
+    state_.each.nodes_on_next = 0;
+    next_began_ = now;
+    next_is_resumed_ = false;
+  }
+  // A whole solve: its bounds after each test.
+  void bounds(int lower, int upper) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    state_.lower = lower;
+    state_.upper = upper;
+  }
+  // Writes the checkpoint now (at the end of the solve: everything it proved). False, with the
+  // error, when it could not be written.
+  Expected<bool> write_now() {
+    std::lock_guard<std::mutex> write(write_mutex_);
+    return service::save_solve_checkpoint(directory_, snapshot(), solver_);
+  }
+
+ private:
+  static double seconds_between(std::chrono::steady_clock::time_point a,
+                                std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  // The seconds of the earlier runs: those the limit has already counted.
+  double earlier_seconds() const {
+    return state_.each_move ? resumed_.each.seconds_before_next + resumed_.each.seconds_on_next
+                            : resumed_.seconds;
+  }
+  service::SolveCheckpoint snapshot() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    service::SolveCheckpoint c = state_;
+    c.seconds = earlier_seconds() + seconds_between(started_, now);
+    c.nodes = resumed_.nodes + solver_.nodes();
+    if (c.each_move) {
+      c.nodes = 0;
+      for (const MoveBounds& m : c.each.done) c.nodes += m.nodes;
+      if (c.each.done.size() < move_count_) {
+        // The move being solved: its time and nodes so far (the move an earlier run was in the
+        // middle of keeps what that run spent on it).
+        c.each.seconds_on_next = seconds_between(next_began_, now);
+        c.each.nodes_on_next = solver_.nodes();
+        if (next_is_resumed_) {
+          c.each.seconds_on_next += resumed_.each.seconds_on_next;
+          c.each.nodes_on_next += resumed_.each.nodes_on_next;
+        }
+        c.nodes += c.each.nodes_on_next;
+      }
+    }
+    return c;
+  }
+  void write_every_interval() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stopping_) {
+      if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) break;
+      lock.unlock();
+      if (Expected<bool> written = write_now(); !written)
+        warn("checkpoint not written (the solve goes on): " + written.error());
+      lock.lock();
+    }
+  }
+
+  std::string directory_;
+  std::chrono::duration<double> interval_;
+  const Solver& solver_;
+  std::mutex mutex_;        // guards what follows, and stopping_
+  std::mutex write_mutex_;  // one checkpoint written at a time
+  service::SolveCheckpoint state_;
+  const service::SolveCheckpoint resumed_ = state_;
+  size_t resumed_moves_;
+  size_t move_count_;
+  size_t reported_ = 0;
+  bool next_is_resumed_ = true;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point next_began_;
+  bool stopping_ = false;
+  std::condition_variable wake_;
+  std::thread writer_;  // last: started once everything above is set
+};
+
 // --each-move: bounds on every move's value within the time given (all of it, without a limit).
+// The checkpoint of a solve that ended (what it proved answers a run started again at once).
+void write_final_checkpoint(CheckpointKeeper& keeper, const std::string& directory) {
+  if (Expected<bool> written = keeper.write_now(); !written)
+    warn("the last checkpoint was not written: " + written.error());
+  else
+    fmt::print(stderr, "checkpoint written to {}\n", db::shown_path(directory));
+}
+
+// With a checkpoint (`keeper`), it goes on from `resume`.
 void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Position& p,
                      Solver& solver, const SolveLimits& limits, int tables_max_seeds,
-                     const BuiltTables* built) {
+                     const BuiltTables* built, CheckpointKeeper* keeper,
+                     const EachMoveResume& resume) {
   StatusLine status(o.quiet || o.json);
   if (!o.json) {
     fmt::print("{} from {}: every move's value for {}{}\n", rules.name(), to_string(p),
@@ -97,6 +229,7 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
   }
   json_output::Json moves = json_output::Json::array();
   const auto print_row = [&](const MoveBounds& m) {
+    if (keeper) keeper->move_done(m);
     status.finish();
     if (o.json) return;
     fmt::print("{:<5} {:>+9} {:>+9}  {:<22} {:>8} {:>10.1f}\n", move_letter(p.side_to_move, m.move),
@@ -110,7 +243,8 @@ void print_each_move(const SolveCommandOptions& o, const Rules& rules, const Pos
                             format_count(static_cast<double>(progress.nodes)),
                             format_duration(progress.seconds)));
   };
-  const EachMoveResult all = solver.solve_each_move(p, limits, print_row, show_progress);
+  const EachMoveResult all = solver.solve_each_move(p, limits, print_row, show_progress, resume);
+  if (keeper) write_final_checkpoint(*keeper, o.checkpoint);
   for (const MoveBounds& m : all.moves) {
     moves.push_back({{"move", std::string(1, move_letter(p.side_to_move, m.move))},
                      {"solved", m.solved},
@@ -149,6 +283,13 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   if (moves.empty()) throw Failure(to_string(p) + ": the game is over");
   require_memory(static_cast<uint64_t>(o.hash_megabytes) << 20, "--hash");
   const int threads = threads_or_all_cores(o.threads);
+  // Locked before anything long: a second solve into the directory fails at once.
+  std::optional<db::WriterLock> checkpoint_lock;
+  if (!o.checkpoint.empty()) {
+    Expected<db::WriterLock> lock = service::lock_checkpoint_directory(o.checkpoint);
+    if (!lock) throw Failure(lock.error());
+    checkpoint_lock.emplace(std::move(lock).value());
+  }
   // The tables: those on disk; and when they stop below the layers worth building first, those
   // layers, built now (into the database directory with --save-tables, else in memory for this
   // run) because building them costs less than searching the positions they answer.
@@ -215,22 +356,62 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
   Solver solver(rules, hash_megabytes, endgame, threads);
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
+  // --checkpoint: the solve goes on from the directory's checkpoint, if it holds one.
+  service::SolveCheckpoint earlier;
+  earlier.game = rules.name();
+  earlier.position = to_string(p);
+  earlier.each_move = o.each_move;
+  std::unique_ptr<CheckpointKeeper> keeper;
+  if (!o.checkpoint.empty()) {
+    Expected<std::optional<service::SolveCheckpoint>> loaded =
+        service::load_solve_checkpoint(o.checkpoint, rules, p, o.each_move, solver);
+    if (!loaded) throw Failure(loaded.error());
+    if (*loaded) {
+      earlier = std::move(**loaded);
+      const double spent = o.each_move
+                               ? earlier.each.seconds_before_next + earlier.each.seconds_on_next
+                               : earlier.seconds;
+      std::string done;
+      for (const MoveBounds& m : earlier.each.done)
+        done += fmt::format("{}{}", done.empty() ? "" : " ", move_letter(p.side_to_move, m.move));
+      fmt::print(stderr, "going on from the checkpoint in {}: {} spent before{}\n",
+                 db::shown_path(o.checkpoint), format_duration(spent),
+                 o.each_move
+                     ? fmt::format(", moves done: {}", done.empty() ? "none" : done)
+                     : fmt::format(", value in [{:+}, {:+}]", earlier.lower, earlier.upper));
+      if (!o.each_move && o.max_seconds > 0)
+        limits.max_seconds = std::max(o.max_seconds - earlier.seconds, 1e-6);
+    }
+    keeper = std::make_unique<CheckpointKeeper>(o.checkpoint, o.checkpoint_minutes, solver, earlier,
+                                                static_cast<size_t>(moves.size()));
+  }
   if (o.each_move) {
-    print_each_move(o, rules, p, solver, limits, endgame ? endgame->max_seeds() : -1, built.get());
+    print_each_move(o, rules, p, solver, limits, endgame ? endgame->max_seeds() : -1, built.get(),
+                    keeper.get(), earlier.each);
     return;
   }
   StatusLine status(o.quiet || o.json);
   SolveOptions options;
   if (o.guess_given) options.guess = o.guess;
-  const SolveResult r = solver.solve(
+  SolveResult r = solver.solve(
       p, limits,
       [&](const SolveProgress& progress) {
+        if (keeper) keeper->bounds(progress.lower, progress.upper);
         status.show(fmt::format("solving: value in [{:+}, {:+}], {} nodes, {}", progress.lower,
-                                progress.upper, format_count(static_cast<double>(progress.nodes)),
-                                format_duration(progress.seconds)));
+                                progress.upper,
+                                format_count(static_cast<double>(earlier.nodes + progress.nodes)),
+                                format_duration(earlier.seconds + progress.seconds)));
       },
       options);
   status.finish();
+  if (keeper) {
+    keeper->bounds(r.lower, r.upper);
+    write_final_checkpoint(*keeper, o.checkpoint);
+  }
+  // The earlier runs' work is the solve's too.
+  r.nodes += earlier.nodes;
+  r.seconds += earlier.seconds;
+  r.value_seconds += earlier.seconds;
   // A failed probe was warned about when it happened; the summary counts them.
   const std::string note = built    ? tables_note(built->max_seeds(), 0) + " (built in memory)"
                            : tables ? tables_note(tables->tables().max_seeds(), tables->failures())
@@ -317,6 +498,15 @@ void add_solve_command(CLI::App& app) {
                       "search's score); with --max-seconds it picks the bound to prove first")
           ->check(integer_in(-10000, 10000))
           ->excludes(each_move);
+  cmd->add_option("--checkpoint", o->checkpoint,
+                  "Keep the solve's progress and transposition table in this directory, written "
+                  "every --checkpoint-minutes and at the end; started again, the solve goes on "
+                  "from it, --max-seconds counting every run's time (a table of --hash megabytes "
+                  "each time: the same --hash is needed to go on)")
+      ->check(path_name());
+  cmd->add_option("--checkpoint-minutes", o->checkpoint_minutes,
+                  "Minutes between checkpoints (default 10)")
+      ->check(CLI::Range(0.01, 10000.0));
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   set_command(

@@ -179,6 +179,8 @@ const GoldenCase kCases[] = {
      "solve kalah:3:2 --no-tables -t 1 -q --hash 16 --checkpoint {fresh_db}/ck >/dev/null && "
      "{mancala} solve kalah:3:2 --no-tables --each-move -t 1 -q --hash 16 --checkpoint "
      "{fresh_db}/ck"},
+    {"solve_checkpoint_minutes_need_a_checkpoint", "solve kalah:3:3 --checkpoint-minutes 5"},
+    {"solve_checkpoint_minutes_zero", "solve kalah:3:3 --checkpoint d --checkpoint-minutes 0"},
     {"solve_checkpoint_of_another_size",
      "solve kalah:3:2 --no-tables -t 1 -q --hash 16 --checkpoint {fresh_db}/ck >/dev/null && "
      "{mancala} solve kalah:3:2 --no-tables -t 1 -q --hash 32 --checkpoint {fresh_db}/ck"},

@@ -498,15 +498,18 @@ void add_solve_command(CLI::App& app) {
                       "search's score); with --max-seconds it picks the bound to prove first")
           ->check(integer_in(-10000, 10000))
           ->excludes(each_move);
-  cmd->add_option("--checkpoint", o->checkpoint,
-                  "Keep the solve's progress and transposition table in this directory, written "
-                  "every --checkpoint-minutes and at the end; started again, the solve goes on "
-                  "from it, --max-seconds counting every run's time (a table of --hash megabytes "
-                  "each time: the same --hash is needed to go on)")
-      ->check(path_name());
+  CLI::Option* checkpoint =
+      cmd->add_option(
+             "--checkpoint", o->checkpoint,
+             "Keep the solve's progress and transposition table in this directory, written "
+             "every --checkpoint-minutes and at the end; started again, the solve goes on "
+             "from it, --max-seconds counting every run's time (a table of --hash megabytes "
+             "each time: the same --hash is needed to go on)")
+          ->check(path_name());
   cmd->add_option("--checkpoint-minutes", o->checkpoint_minutes,
                   "Minutes between checkpoints (default 10)")
-      ->check(CLI::Range(0.01, 10000.0));
+      ->check(number_in(0, 10000, true))
+      ->needs(checkpoint);
   cmd->add_flag("--json", o->json, "Print one JSON object (value, best, pv, nodes, seconds)");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress report");
   set_command(

@@ -51,7 +51,7 @@ Error damaged(const std::string& path, const std::string& why) {
   return Error{db::shown_path(path) + ": not a checkpoint this solve can go on from (" + why + ")"};
 }
 
-nlohmann::json bounds_json(const MoveBounds& m) {
+nlohmann::ordered_json bounds_json(const MoveBounds& m) {
   return {{"move", m.move},   {"solved", m.solved}, {"lower", m.lower},
           {"upper", m.upper}, {"nodes", m.nodes},   {"seconds", m.seconds}};
 }
@@ -133,9 +133,10 @@ Expected<std::optional<SolveCheckpoint>> load_solve_checkpoint(const std::string
     c.each_move = j.at("each_move").get<bool>();
     c.seconds = j.at("seconds").get<double>();
     c.nodes = j.at("nodes").get<uint64_t>();
-    c.lower = j.at("lower").get<int>();
-    c.upper = j.at("upper").get<int>();
-    if (c.each_move) {
+    if (!c.each_move) {
+      c.lower = j.at("lower").get<int>();
+      c.upper = j.at("upper").get<int>();
+    } else {
       const nlohmann::json& each = j.at("moves");
       for (const nlohmann::json& m : each.at("done")) c.each.done.push_back(bounds_of(m));
       c.each.seconds_before_next = each.at("seconds_before_next").get<double>();
@@ -213,22 +214,23 @@ Expected<bool> save_solve_checkpoint(const std::string& directory,
   // out of the cache (commit has synced them, so the kernel can drop them).
   db::drop_cached_pages(directory + "/" + table_file);
 
-  nlohmann::json j;
+  nlohmann::ordered_json j;  // in the order written: what the solve is, then where it stands
   j["format"] = kFormat;
   j["game"] = checkpoint.game;
   j["position"] = checkpoint.position;
   j["each_move"] = checkpoint.each_move;
   j["seconds"] = checkpoint.seconds;
   j["nodes"] = checkpoint.nodes;
-  j["lower"] = checkpoint.lower;
-  j["upper"] = checkpoint.upper;
   if (checkpoint.each_move) {
-    nlohmann::json done = nlohmann::json::array();
+    nlohmann::ordered_json done = nlohmann::ordered_json::array();
     for (const MoveBounds& m : checkpoint.each.done) done.push_back(bounds_json(m));
     j["moves"] = {{"done", std::move(done)},
                   {"seconds_before_next", checkpoint.each.seconds_before_next},
                   {"seconds_on_next", checkpoint.each.seconds_on_next},
                   {"nodes_on_next", checkpoint.each.nodes_on_next}};
+  } else {
+    j["lower"] = checkpoint.lower;
+    j["upper"] = checkpoint.upper;
   }
   j["transposition"] = {{"file", table_file}, {"words", words}, {"xxh3", sum.hex()}};
   if (Expected<bool> written =

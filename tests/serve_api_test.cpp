@@ -627,8 +627,18 @@ TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
   const auto r = get("/");
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(r->get_header_value("Content-Type"), "text/html; charset=utf-8");
-  EXPECT_NE(r->get_header_value("Content-Security-Policy").find("default-src 'self'"),
-            std::string::npos);
+  const std::string policy = r->get_header_value("Content-Security-Policy");
+  EXPECT_NE(policy.find("default-src 'self'"), std::string::npos);
+  // Scripts: the app's files, and the page's one inline script by its hash (the browser tests
+  // check that the browser runs it under this policy).
+  EXPECT_NE(policy.find("script-src 'self' 'sha256-"), std::string::npos) << policy;
+  const auto count = [](const std::string& text, const std::string& part) {
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(policy, "'sha256-"), 1u);
+  EXPECT_EQ(count(r->body, "<script>"), 1u);
   EXPECT_NE(r->body.find("<script type=\"module\" src=\"app.js\">"), std::string::npos);
   const std::string etag = r->get_header_value("ETag");
   ASSERT_FALSE(etag.empty());

@@ -9,7 +9,7 @@
 // of N parts (every N-th test from the K-th), so that CTest can run the parts side by side.
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdirSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {after, before, test as nodeTest} from 'node:test';
 
 import {chromium} from 'playwright-core';
@@ -1196,6 +1196,169 @@ test('the page loads one script, every module of the app joined at build time', 
     assert.match(served, new RegExp(`function ${name}\\b`), `${name} is in the served app.js`);
   }
   await close(session);
+});
+
+// The board written into index.html (tools/http/web/first-board.html, put in at build time) is
+// the one the page draws for a new game of the default setup, wide (a desktop) and tall (a phone),
+// taken from the page as it draws it: the page's own, its controls' attributes left out (it is
+// not played: aria-hidden, no role, no focus) and the classes that say which shape it is.
+// MANCALA_UPDATE_FIRST_BOARD=1 writes the file from the page instead (then rebuild).
+const FIRST_BOARD_FILE = `${process.env.MANCALA_WEB_DIR}/first-board.html`;
+
+async function drawnBoard(page, shape) {
+  return page.evaluate((shape) => {
+    const board = document.getElementById('board').cloneNode(true);
+    board.removeAttribute('id');
+    for (const node of [board, ...board.querySelectorAll('*')]) {
+      for (const name of node.getAttributeNames()) {
+        if (/^(aria-|data-|role$|tabindex$)/.test(name)) node.removeAttribute(name);
+      }
+    }
+    board.setAttribute('aria-hidden', 'true');
+    board.classList.add('first-board-drawn', shape);
+    return `      ${board.outerHTML}\n`;
+  }, shape);
+}
+
+test('the board written into the page is the one the page draws for a new game, wide and tall',
+     async () => {
+  let drawn = '';
+  for (const [shape, viewport] of [['wide', DESKTOP], ['tall', PHONE]]) {
+    const session = await open({viewport});
+    assert.equal(await session.page.locator('.first-board-drawn').count(), 0,
+                 'the page\'s own board took its place');
+    drawn += await drawnBoard(session.page, shape);
+    await close(session);
+  }
+  if (process.env.MANCALA_UPDATE_FIRST_BOARD === '1') writeFileSync(FIRST_BOARD_FILE, drawn);
+  assert.equal(readFileSync(FIRST_BOARD_FILE, 'utf8'), drawn,
+               `${FIRST_BOARD_FILE} is not the board the page draws: ` +
+               'MANCALA_UPDATE_FIRST_BOARD=1 writes it anew (then build again)');
+  const served = await (await fetch(url)).text();
+  assert.ok(served.includes(drawn), 'the server sends index.html with the board written in');
+  // index.html's script chooses the language among the page's own, as i18n.js does.
+  const web = process.env.MANCALA_WEB_DIR;
+  const spoken = readFileSync(`${web}/index.html`, 'utf8').match(/const spoken = \[([^\]]*)\]/)[1];
+  const codes = [...readFileSync(`${web}/i18n.js`, 'utf8').matchAll(/\{code: '([a-z]+)'/g)]
+    .map((m) => `'${m[1]}'`);
+  assert.equal(spoken, codes.join(', '));
+});
+
+// A page whose app.js is held back until release() is called: what the page shows from its own
+// markup and inline script alone, as a phone's browser does while the script is still on its way.
+// Problems of the page (errors, a script refused by the Content-Security-Policy) go to `problems`.
+async function pageWithScriptHeld(context, problems = []) {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await page.route('**/app.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return {page, problems, release};
+}
+
+// What the page shows before its script has run: whether it says a new game is opened (the class
+// index.html's script sets), and the board shown (the drawn one of the screen's shape) if any.
+async function shownBeforeScript(page) {
+  // The page parsed whole ('interactive': its module script waits for that, and is held).
+  await page.waitForFunction(() => document.readyState !== 'loading');
+  return page.evaluate(() => ({
+    newGame: document.documentElement.classList.contains('first-board'),
+    shown: [...document.querySelectorAll('.first-board-drawn')]
+      .filter((svg) => getComputedStyle(svg).display !== 'none')
+      .map((svg) => svg.classList.contains('tall') ? 'tall' : 'wide'),
+    ownBoard: getComputedStyle(document.getElementById('board')).display !== 'none',
+  }));
+}
+
+// In Hebrew the page is right to left from its first paint (index.html's script chooses the
+// language as i18n.js does): on a desktop the board's column is then on the right already.
+for (const [shape, viewport, locale] of [['wide', DESKTOP, 'en-US'], ['tall', PHONE, 'en-US'],
+                                         ['wide', DESKTOP, 'he-IL']]) {
+  test(`a first visit shows the ${shape} board before its script runs, and the page's own ` +
+       `takes its place where it was (${locale})`, async () => {
+    const context = await browser.newContext({viewport, locale, reducedMotion: 'reduce'});
+    const {page, problems, release} = await pageWithScriptHeld(context);
+    await page.goto(url, {waitUntil: 'commit'});
+    await page.waitForSelector(`.first-board-drawn.${shape}`, {state: 'visible'});
+    assert.deepEqual(await shownBeforeScript(page),
+                     {newGame: true, shown: [shape], ownBoard: false});
+    const direction = locale === 'he-IL' ? 'rtl' : 'ltr';
+    assert.equal(await page.evaluate(() => document.documentElement.dir || 'ltr'), direction);
+    const counts = await page.locator(`.first-board-drawn.${shape} .count`).allTextContents();
+    assert.deepEqual(counts, [...Array(12).fill('4'), '0', '0']);
+    const before = await page.locator(`.first-board-drawn.${shape}`).boundingBox();
+    await snap(page, `first-board-${shape}-${locale}.png`);
+    release();
+    await idle(page);
+    assert.equal(await page.locator('.first-board-drawn').count(), 0);
+    assert.equal(await page.evaluate(() =>
+      document.documentElement.classList.contains('first-board')), false);
+    const after = await page.locator('#board').boundingBox();
+    for (const key of ['x', 'y', 'width', 'height']) {
+      assert.ok(Math.abs(after[key] - before[key]) < 0.5, `${key}: ${before[key]} then ${after[key]}`);
+    }
+    assert.equal(await page.evaluate(() => document.documentElement.dir), direction);
+    // And it plays.
+    await page.click('#board .house[data-letter="C"]');
+    await idle(page);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+// Where the page opens something else than a new game of the default setup, it shows no board
+// until its own: a game kept with a move played, a setup kept of another game or with the
+// computer first, a link. A new game kept as it began (a visit that played nothing) shows it.
+test('a kept game, a setup of another game or a link shows no board before the page\'s own',
+     async () => {
+  const context = await browser.newContext({viewport: DESKTOP, reducedMotion: 'reduce'});
+  const problems = [];
+  const visit = async (hash = '') => {
+    const {page, release} = await pageWithScriptHeld(context, problems);
+    await page.goto(`${url}${hash}`, {waitUntil: 'commit'});
+    const shown = await shownBeforeScript(page);
+    release();
+    await idle(page);
+    return {page, shown};
+  };
+  const none = {newGame: false, shown: [], ownBoard: false};
+  // The first visit, then a second with the new game it kept.
+  let {page, shown} = await visit();
+  assert.deepEqual(shown, {newGame: true, shown: ['wide'], ownBoard: false});
+  await page.close();
+  ({page, shown} = await visit());
+  assert.deepEqual(shown, {newGame: true, shown: ['wide'], ownBoard: false}, 'a new game kept');
+  // A move played: the game kept is no longer the new game's.
+  await page.click('#board .house[data-letter="C"]');
+  await idle(page);
+  await page.close();
+  ({page, shown} = await visit());
+  assert.deepEqual(shown, none, 'a game kept with a move');
+  // Another game set up and begun: the setup and the game kept are Oware's.
+  await newGame(page, {kind: 'oware', opponent: 2});
+  await page.evaluate(() => localStorage.removeItem('mancala.game'));
+  await page.close();
+  ({page, shown} = await visit());
+  assert.deepEqual(shown, none, 'a setup of Oware kept');
+  // Kalah(6,4) with the computer first: its board is turned and the computer moves.
+  await newGame(page, {kind: 'kalah', houses: 6, seeds: 4, opponent: 2, first: 'computer'});
+  await page.evaluate(() => localStorage.removeItem('mancala.game'));
+  await page.close();
+  ({page, shown} = await visit());
+  assert.deepEqual(shown, none, 'a setup with the computer first kept');
+  await newGame(page, {kind: 'kalah', houses: 6, seeds: 4, opponent: 2});
+  await page.close();
+  // A link, even to a new game of the default setup.
+  ({page, shown} = await visit('#game=kalah:6:4'));
+  assert.deepEqual(shown, none, 'a link');
+  assert.deepEqual(problems, []);
+  await context.close();
 });
 
 // A first visit asks for its first position once: the request index.html preloads (a new game

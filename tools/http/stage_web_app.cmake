@@ -29,12 +29,25 @@ file(REMOVE_RECURSE "${STAGE_DIR}")
 file(MAKE_DIRECTORY "${STAGE_DIR}")
 file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*")
 foreach(file IN LISTS files)
-  if(file MATCHES "\\.js$")
+  if(file MATCHES "\\.js$" OR file STREQUAL "first-board.html")
     continue()
   endif()
   get_filename_component(dir "${file}" DIRECTORY)
   file(COPY "${SOURCE_DIR}/${file}" DESTINATION "${STAGE_DIR}/${dir}")
 endforeach()
+
+# first-board.html is no file of its own: it is written into index.html in the place marked for it,
+# so that the first paint shows the board (index.html says when). It is the board app.js draws for a
+# new game of the default setup, as the browser tests take it from the page (board.test.mjs, "the
+# board written into the page is the one the page draws"; MANCALA_UPDATE_FIRST_BOARD=1 rewrites it).
+file(READ "${SOURCE_DIR}/index.html" page)
+file(READ "${SOURCE_DIR}/first-board.html" first_board)
+string(FIND "${page}" "<!--FIRST-BOARD-->\n" marker)
+if(marker EQUAL -1)
+  message(FATAL_ERROR "stage_web_app: index.html has no place marked for first-board.html")
+endif()
+string(REPLACE "<!--FIRST-BOARD-->\n" "${first_board}" page "${page}")
+file(WRITE "${STAGE_DIR}/index.html" "${page}")
 
 # --format=esm: the bundle is still loaded as a module (<script type="module">, strict, deferred).
 # --charset=utf8: the page's non-ASCII texts stay as written rather than as \u escapes.

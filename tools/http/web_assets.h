@@ -21,4 +21,8 @@ struct WebAsset {
 
 std::span<const WebAsset> web_assets();
 
+// The hash sources ('sha256-BASE64', space-separated) of index.html's inline scripts, for the
+// Content-Security-Policy's script-src: the page's scripts are its own files and these alone.
+std::string_view web_script_hashes();
+
 }  // namespace mancala::http

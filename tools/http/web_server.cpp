@@ -466,6 +466,12 @@ struct WebServer::Impl {
         compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
     // Busy: by then the moves thinking now are done.
     retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));
+    // Scripts: the app's own files, and index.html's inline script by its hash (it runs before
+    // the first paint: web_assets.h).
+    content_security_policy = fmt::format(
+        "default-src 'self'; script-src 'self' {}; base-uri 'self'; form-action 'self'; "
+        "frame-ancestors 'self'; object-src 'none'",
+        web_script_hashes());
     // One validator per form sent: a cache holding the gzip form must not take the brotli one
     // for it.
     for (const WebAsset& asset : web_assets()) {
@@ -491,8 +497,7 @@ struct WebServer::Impl {
     if (!content_type.empty())
       MHD_add_response_header(response, "Content-Type", content_type.c_str());
     MHD_add_response_header(response, "Content-Security-Policy",
-                            "default-src 'self'; base-uri 'self'; form-action 'self'; "
-                            "frame-ancestors 'self'; object-src 'none'");
+                            content_security_policy.c_str());
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
     for (const auto& [name, value] : headers)
@@ -852,6 +857,7 @@ struct WebServer::Impl {
     std::string identity, gzip, brotli;
   };
   std::vector<FormTags> etags;
+  std::string content_security_policy;
   std::string retry_after;
   // One daemon per connection thread, each with its own epoll: run() accepts the connections
   // and deals them out in turn, so that each thread has its share (the library's own thread

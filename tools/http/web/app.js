@@ -4,7 +4,8 @@
 // docs/web-board.md.
 import {renderAnalysis} from './analysis-panel.js';
 import {toggleAnalysis} from './analysis.js';
-import {buildBoard, createBoard, narrow, renderBoard, renderFrame} from './board-view.js';
+import {buildBoard, createBoard, dropFirstBoard, narrow, renderBoard,
+        renderFrame} from './board-view.js';
 import {keepCatalogueFresh, loadCatalogue} from './catalogue.js';
 import {renderControls} from './controls.js';
 import {keepOffline} from './engine.js';
@@ -143,6 +144,7 @@ async function main() {
   } catch (error) {
     showError(error);
     $('status').textContent = state().message.text;
+    dropFirstBoard();
     showPanels();
     return;
   }
@@ -155,6 +157,7 @@ async function main() {
     // The panels beside the board come in the frame after the board's first, before a link is
     // opened (it may show one of them: the trainer).
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    dropFirstBoard();
     showPanels();
   }
   // A link opened (the page's address holds one): shown once the kept game is back, so that a

@@ -21,12 +21,22 @@ export function createBoard(onPlay) {
   board = new BoardView($('board'), onPlay);
 }
 
+// Takes the board written into the page (index.html, first-board.html) away: the page's own is
+// drawn, or none can be (the server could not be reached): one that cannot be played stays not.
+export function dropFirstBoard() {
+  for (const drawn of document.querySelectorAll('.first-board-drawn')) drawn.remove();
+  document.documentElement.classList.remove('first-board');
+}
+
 // The board for this game and screen, turned when you play North against the computer.
 export function buildBoard(houses) {
   const turned = againstComputer() && humanSide() === 'North';
   if (board.houses !== houses || board.tall !== narrow.matches || board.turned !== turned) {
     board.build(houses, narrow.matches, turned);
   }
+  // The board written into the page gives way to this one, drawn in the same task: no frame
+  // shows neither.
+  dropFirstBoard();
   // Each caption beside its side's row: North's above the board unless the board is turned.
   const frame = $('board-frame');
   const [above, below] = turned ? ['south', 'north'] : ['north', 'south'];

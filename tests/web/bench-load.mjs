@@ -14,8 +14,8 @@
 // the same profile (repeat visit). Prints, for each visit, the medians over RUNS (default 5) of:
 // first contentful paint, first board (the board's houses in the page, and the frame that shows
 // them painted: the board written into the page when it shows it), the board playable (the page's
-// own, drawn by its script), requests made, requests answered with a whole body (not 304, not from the cache)
-// and the bytes that came over the network.
+// own, drawn by its script), requests made, requests answered with a whole body (not 304, not from
+// the cache) and the bytes that came over the network. A third visit finds a game going.
 import {get} from 'node:http';
 import {existsSync, readdirSync} from 'node:fs';
 

@@ -22,7 +22,8 @@ export function createBoard(onPlay) {
 }
 
 // Takes the board written into the page (index.html, first-board.html) away: the page's own is
-// drawn, or none can be (the server could not be reached): one that cannot be played stays not.
+// drawn, or none can be (the server could not be reached), and a board that cannot be played is
+// not left on the page.
 export function dropFirstBoard() {
   for (const drawn of document.querySelectorAll('.first-board-drawn')) drawn.remove();
   document.documentElement.classList.remove('first-board');

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "db/file_io.h"
 #include "solver/tables/table_rules.h"
@@ -119,6 +121,14 @@ bool TableSet::layer_is_plain(int seeds) const {
   const std::string suffix = ".plain.mtb";
   return path.size() >= suffix.size() &&
          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+uint64_t TableSet::layer_file_bytes(int seeds) const {
+  if (seeds < 0 || seeds > max_seeds_) return 0;
+  std::error_code error;
+  const uintmax_t bytes =
+      std::filesystem::file_size(layers_[static_cast<size_t>(seeds)].path, error);
+  return error ? 0 : static_cast<uint64_t>(bytes);
 }
 
 Expected<std::shared_ptr<const TableFile>> TableSet::layer(int seeds) const {

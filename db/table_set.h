@@ -79,6 +79,9 @@ class TableSet {
   const std::string& gap_warning() const { return gap_warning_; }
   // Layer `seeds` (<= max_seeds()) is read from its plain copy.
   bool layer_is_plain(int seeds) const;
+  // The size of layer `seeds`'s file on disk, without opening it; 0 when it cannot be read (the
+  // file's error is the probe's, not this figure's).
+  uint64_t layer_file_bytes(int seeds) const;
 
   ProbeResult probe(const Position& position) const;
   ProbeResult probe_key(int seeds, const TableKey& key) const;

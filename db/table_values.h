@@ -95,6 +95,7 @@ class DecodedTableValues : public ExactValues {
         layer.plan = Plan::Decoded;
         used += size;
       }
+      if (layer.plan != Plan::Decoded) in_place_file_bytes_ += tables_->layer_file_bytes(s);
     }
     decoded_bytes_ = used;
   }
@@ -136,6 +137,10 @@ class DecodedTableValues : public ExactValues {
   uint64_t decoded_bytes() const { return decoded_bytes_; }
   // Positions of the layers probed in place from plain files (one byte each, outside the budget).
   uint64_t plain_bytes() const { return plain_bytes_; }
+  // Bytes of the files of the layers not decoded (plain ones and compressed ones beyond the
+  // budget): probed in place, so their pages must stay in the page cache for the probes to keep
+  // off the disk.
+  uint64_t in_place_file_bytes() const { return in_place_file_bytes_; }
   // Blocks decompressed so far (each on its first probe).
   uint64_t blocks_decoded() const { return blocks_decoded_.load(); }
   uint64_t failures() const override { return fallback_.failures(); }
@@ -183,6 +188,7 @@ class DecodedTableValues : public ExactValues {
   std::unique_ptr<Layer[]> layers_;
   uint64_t decoded_bytes_ = 0;
   uint64_t plain_bytes_ = 0;
+  uint64_t in_place_file_bytes_ = 0;
   mutable std::atomic<uint64_t> blocks_decoded_{0};
 };
 

@@ -13,9 +13,13 @@
 #include <string>
 
 #include "db/table_build.h"
+#include "db/table_format.h"
+#include "db/table_set.h"
+#include "db/table_values.h"
 #include "solver/rules/moves.h"
 #include "solver/rules/rules.h"
 #include "solver/tables/built_tables.h"
+#include "solver/tables/table_index.h"
 #include "tests/scratch_directory.h"
 #include "tests/test_positions.h"
 #include "tools/service/analysis.h"
@@ -210,6 +214,49 @@ TEST(Solving, TheTranspositionTableFitsTheJobUnlessAskedFor) {
   // A size asked for is the size.
   EXPECT_EQ(megabytes("kalah", 1024, true), 1024u);
   EXPECT_EQ(megabytes("kalah:4:3", 512, false), 512u);
+}
+
+// What a solve over disk tables keeps in memory: the decoded layers (those that fit the budget,
+// lowest first), the files of the others, probed in place, and the transposition table's words.
+TEST(Solving, TheMemoryASolveNeedsCountsTheDecodedLayersTheFilesProbedInPlaceAndTheTable) {
+  const std::filesystem::path dir = testing_helpers::fresh_test_directory("solve_memory");
+  const Rules kalah = Rules::kalah();
+  ASSERT_TRUE(db::build_tables({kalah, 6, dir.string(), {}}, {}, {}));
+  Expected<std::shared_ptr<const db::TableSet>> set = db::TableSet::open(dir.string(), kalah);
+  ASSERT_TRUE(set) << set.error();
+  const TableIndex index(12, 6);
+  uint64_t files = 0;
+  for (int s = 0; s <= 6; ++s) {
+    const uint64_t bytes = std::filesystem::file_size(dir / "kalah-6" / db::layer_file_name(s));
+    EXPECT_EQ((*set)->layer_file_bytes(s), bytes) << s;
+    files += bytes;
+  }
+  const Solver solver(kalah, 1);
+  const auto need = [&](uint64_t budget) {
+    return solve_memory(db::DecodedTableValues(*set, budget), solver);
+  };
+  const uint64_t table = solver.transposition_words() * sizeof(uint64_t);
+  EXPECT_GT(table, 0u);
+  // Nothing decoded: every file is probed in place.
+  SolveMemory none = need(0);
+  EXPECT_EQ(none.decoded_tables, 0u);
+  EXPECT_EQ(none.table_files, files);
+  EXPECT_EQ(none.transposition, table);
+  EXPECT_EQ(none.total(), files + table);
+  // Layers 0..3 decoded (one byte a position): the files of 4..6 are still probed in place.
+  uint64_t low = 0;
+  for (int s = 0; s <= 3; ++s) low += index.layer_size(s);
+  SolveMemory some = need(low);
+  EXPECT_EQ(some.decoded_tables, low);
+  EXPECT_EQ(some.table_files, (*set)->layer_file_bytes(4) + (*set)->layer_file_bytes(5) +
+                                  (*set)->layer_file_bytes(6));
+  // Everything decoded: no file needs to stay in memory.
+  SolveMemory all = need(uint64_t{1} << 30);
+  EXPECT_EQ(all.decoded_tables, index.layer_size(0) + index.layer_size(1) + index.layer_size(2) +
+                                    index.layer_size(3) + index.layer_size(4) +
+                                    index.layer_size(5) + index.layer_size(6));
+  EXPECT_EQ(all.table_files, 0u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(MoveText, LegalLettersAreInHouseOrderAndNoneOnceOver) {

@@ -149,10 +149,7 @@ class CheckpointKeeper {
     return std::chrono::duration<double>(b - a).count();
   }
   // The seconds of the earlier runs: those the limit has already counted.
-  double earlier_seconds() const {
-    return state_.each_move ? resumed_.each.seconds_before_next + resumed_.each.seconds_on_next
-                            : resumed_.seconds;
-  }
+  double earlier_seconds() const { return resumed_.seconds_spent(); }
   service::SolveCheckpoint snapshot() {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
@@ -354,6 +351,20 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
       o.hash_given ? std::optional<size_t>(o.hash_megabytes) : std::nullopt, built != nullptr,
       rules, p);
   Solver solver(rules, hash_megabytes, endgame, threads);
+  if (tables && !built) {
+    const service::SolveMemory need = service::solve_memory(*tables, solver);
+    const uint64_t memory = machine_memory_bytes();
+    const auto gib = [](uint64_t bytes) { return static_cast<double>(bytes) / (1ull << 30); };
+    if (need.total() > memory)
+      warn(fmt::format(
+          "the endgame tables and the transposition table need {:.1f} GiB of memory ({:.1f} GiB "
+          "of layers decoded, {:.1f} GiB of table files probed in place, {:.1f} GiB of "
+          "transposition table), more than this machine's {:.1f} GiB: probes will wait on the "
+          "disk and the solve may run many times slower (a smaller --table-memory, 0 for none, or "
+          "--hash leaves room)",
+          gib(need.total()), gib(need.decoded_tables), gib(need.table_files),
+          gib(need.transposition), gib(memory)));
+  }
   SolveLimits limits;
   limits.max_seconds = o.max_seconds;
   // --checkpoint: the solve goes on from the directory's checkpoint, if it holds one.
@@ -368,14 +379,11 @@ void run_solve(const SolveCommandOptions& o, const RulesAndPosition& parsed) {
     if (!loaded) throw Failure(loaded.error());
     if (*loaded) {
       earlier = std::move(**loaded);
-      const double spent = o.each_move
-                               ? earlier.each.seconds_before_next + earlier.each.seconds_on_next
-                               : earlier.seconds;
       std::string done;
       for (const MoveBounds& m : earlier.each.done)
         done += fmt::format("{}{}", done.empty() ? "" : " ", move_letter(p.side_to_move, m.move));
       fmt::print(stderr, "going on from the checkpoint in {}: {} spent before{}\n",
-                 db::shown_path(o.checkpoint), format_duration(spent),
+                 db::shown_path(o.checkpoint), format_duration(earlier.seconds_spent()),
                  o.each_move
                      ? fmt::format(", moves done: {}", done.empty() ? "none" : done)
                      : fmt::format(", value in [{:+}, {:+}]", earlier.lower, earlier.upper));

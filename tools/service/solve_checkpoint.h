@@ -41,6 +41,11 @@ struct SolveCheckpoint {
   int lower = 0, upper = 0;
   // Each move: the moves finished, and how far the one after them had got.
   EachMoveResume each;
+
+  // The seconds the solve has spent, all runs together: those its time limit has counted.
+  double seconds_spent() const {
+    return each_move ? each.seconds_before_next + each.seconds_on_next : seconds;
+  }
 };
 
 // Makes `directory` if missing and locks it for this process's solve: a second solve into it fails

@@ -1,5 +1,7 @@
 #include "tools/service/solving.h"
 
+#include "db/table_values.h"
+#include "solver/search/solve.h"
 #include "solver/tables/built_tables.h"
 #include "solver/tables/table_rules.h"
 
@@ -19,6 +21,14 @@ int seeds_to_build_before_solving(const Rules& rules, const Position& position,
   if (!table_rules_for(rules)) return -1;
   const int wanted = asked ? *asked : seeds_worth_building(rules, position);
   return wanted > tables_max_seeds ? wanted : -1;
+}
+
+SolveMemory solve_memory(const db::DecodedTableValues& tables, const Solver& solver) {
+  SolveMemory need;
+  need.decoded_tables = tables.decoded_bytes();
+  need.table_files = tables.in_place_file_bytes();
+  need.transposition = solver.transposition_words() * sizeof(uint64_t);
+  return need;
 }
 
 }  // namespace mancala::service

@@ -1,15 +1,24 @@
 // A whole-game solve's own choices, made once for the doors that solve: which layers of the
 // endgame tables to build before searching (`mancala solve`, Python's solve and solve_each_move),
 // and the size of the transposition table when the caller names none (`mancala solve`; Python's
-// functions have a default of their own, 64 MB). Prints nothing; each door words its own messages
-// and builds the layers with its own progress report (docs/solving.md, "Solving from nothing").
+// functions have a default of their own, 64 MB), and the memory a solve over disk tables needs.
+// Prints nothing; each door words its own messages and builds the layers with its own progress
+// report (docs/solving.md, "Solving from nothing").
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "solver/rules/position.h"
 #include "solver/rules/rules.h"
+
+namespace mancala {
+class Solver;
+namespace db {
+class DecodedTableValues;
+}
+}  // namespace mancala
 
 namespace mancala::service {
 
@@ -35,5 +44,19 @@ size_t solve_transposition_megabytes(std::optional<size_t> asked, bool over_buil
 // deep, or the game has no tables (Congkak; more than six houses a side).
 int seeds_to_build_before_solving(const Rules& rules, const Position& position,
                                   int tables_max_seeds, std::optional<int> asked);
+
+// What a solve over tables read from disk keeps in memory to run at its speed: the layers decoded
+// into memory (their whole planned size), the files of the layers probed in place (their pages in
+// the page cache: a probe that waits on the disk costs hundreds of one that does not), and the
+// transposition table. More than the machine's memory, and the solve runs many times slower
+// (docs/solving.md: 53 k nodes a second instead of 1.7 M over the 0..34 Kalah tables); the doors
+// that solve say so before they start.
+struct SolveMemory {
+  uint64_t decoded_tables = 0;
+  uint64_t table_files = 0;
+  uint64_t transposition = 0;
+  uint64_t total() const { return decoded_tables + table_files + transposition; }
+};
+SolveMemory solve_memory(const db::DecodedTableValues& tables, const Solver& solver);
 
 }  // namespace mancala::service

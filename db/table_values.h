@@ -11,21 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "db/probe_failures.h"
 #include "db/table_set.h"
 #include "solver/tables/big_buffer.h"
 #include "solver/tables/exact_values.h"
 
 namespace mancala::db {
 
-// Called once, by the thread whose probe failed first, with the failure's message: how a command
-// reports a table failure at once (the library never prints).
-using ProbeFailureHandler = std::function<void(const std::string& message)>;
-
 class TableValues : public ExactValues {
  public:
   explicit TableValues(std::shared_ptr<const TableSet> tables,
                        ProbeFailureHandler on_first_failure = {})
-      : tables_(std::move(tables)), on_first_failure_(std::move(on_first_failure)) {}
+      : tables_(std::move(tables)), failures_(std::move(on_first_failure)) {}
 
   // The table value where the tables cover the position; nullopt otherwise. A probe that fails
   // (a corrupt or missing layer) also gives nullopt, so the search goes on without it; the
@@ -35,36 +32,19 @@ class TableValues : public ExactValues {
     if (seeds > tables_->max_seeds()) return std::nullopt;
     ProbeResult r = tables_->probe_key(seeds, table_key(position));
     if (r.ok()) return r.value;
-    record_failure(r.message);
+    failures_.record(r.message);
     return std::nullopt;
   }
 
   int max_seeds() const override { return tables_->max_seeds(); }
   const TableSet& tables() const { return *tables_; }
   const std::shared_ptr<const TableSet>& shared_tables() const { return tables_; }
-  uint64_t failures() const override { return failures_.load(); }
-  // The first failure's message: set with the count under one lock, so that a caller whose own
-  // probe failed reads a message, whichever thread failed first.
-  std::string first_failure() const override {
-    std::lock_guard lock(failure_mutex_);
-    return first_failure_;
-  }
+  uint64_t failures() const override { return failures_.count(); }
+  std::string first_failure() const override { return failures_.first(); }
 
  private:
-  void record_failure(const std::string& message) const {
-    {
-      std::lock_guard lock(failure_mutex_);
-      if (failures_.fetch_add(1) != 0) return;
-      first_failure_ = message;
-    }
-    if (on_first_failure_) on_first_failure_(message);
-  }
-
   std::shared_ptr<const TableSet> tables_;
-  ProbeFailureHandler on_first_failure_;
-  mutable std::atomic<uint64_t> failures_{0};
-  mutable std::mutex failure_mutex_;
-  mutable std::string first_failure_;  // guarded by failure_mutex_
+  ProbeFailures failures_;
 };
 
 // The tables decoded into memory block by block as probes first touch them, for the solver: a

@@ -6,6 +6,7 @@
 #include <optional>
 #include <random>
 
+#include "db/probe_failures.h"
 #include "db/table_file.h"
 #include "db/table_set.h"
 #include "solver/rules/moves.h"
@@ -119,26 +120,18 @@ class FileValues : public ExactValues {
     const TableKey key = table_key(position);
     Expected<int> v = files_[static_cast<size_t>(seeds)]->value(index_.rank(key.counts.data()));
     if (v) return *v;
-    record_failure(v.error());
+    failures_.record(v.error());
     return std::nullopt;
   }
   int max_seeds() const override { return static_cast<int>(files_.size()) - 1; }
-  uint64_t failures() const override { return failures_.load(); }
-  std::string first_failure() const override {
-    std::lock_guard lock(mutex_);
-    return first_failure_;
-  }
-  void record_failure(const std::string& message) const {
-    std::lock_guard lock(mutex_);
-    if (failures_.fetch_add(1) == 0) first_failure_ = message;
-  }
+  uint64_t failures() const override { return failures_.count(); }
+  std::string first_failure() const override { return failures_.first(); }
+  void record_failure(const std::string& message) const { failures_.record(message); }
 
  private:
   const std::vector<std::shared_ptr<const TableFile>>& files_;
   const TableIndex& index_;
-  mutable std::atomic<uint64_t> failures_{0};
-  mutable std::mutex mutex_;
-  mutable std::string first_failure_;  // guarded by mutex_
+  ProbeFailures failures_;
 };
 
 // The ranks of layer `seeds` (of `size` positions) that a sampled verify checks: `per_layer` drawn

@@ -72,6 +72,15 @@ const idleSessions = new Map();
 const PAGE_EVENTS = ['pageerror', 'console', 'request', 'requestfailed', 'response', 'dialog',
                      'download', 'popup'];
 
+// The page's script errors and console errors, as they come, go to `problems` (returned).
+function watchProblems(page, problems) {
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return problems;
+}
+
 async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESKTOP, touch = false,
                      onPage = null, hash = ''} = {}) {
   const key = `${locale} ${reducedMotion} ${touch}`;
@@ -90,11 +99,7 @@ async function open({locale = 'en-US', reducedMotion = 'reduce', viewport = DESK
     page = await context.newPage();
   }
   if (onPage) onPage(page);
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  const problems = watchProblems(page, []);
   // Which page load each request belongs to: leaving a page (a reload, a link) drops what it
   // was still fetching, which is no failure of the page's.
   let loads = 0;
@@ -431,6 +436,21 @@ test('the language follows the browser, in every language', async () => {
     await shots(page, `language-${code}`);
     await close(session);
   }
+  // A language chosen on the page is kept over the browser's, from the first paint of the next
+  // visit on (Hebrew right to left before the script has run).
+  const session = await open({locale: 'fr-FR'});
+  const {page} = session;
+  await chooseLanguage(page, 'he');
+  await page.reload();
+  await idle(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'he');
+  assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+  await chooseLanguage(page, 'ja');
+  await page.reload();
+  await idle(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+  assert.notEqual(await page.evaluate(() => document.documentElement.dir), 'rtl');
+  await close(session);
 });
 
 test('a saved game loads back, and so does an Aualé .ogn record', async () => {
@@ -1249,10 +1269,7 @@ test('the board written into the page is the one the page draws for a new game, 
 // Problems of the page (errors, a script refused by the Content-Security-Policy) go to `problems`.
 async function pageWithScriptHeld(context, problems = []) {
   const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  watchProblems(page, problems);
   let release;
   const released = new Promise((resolve) => (release = resolve));
   await page.route('**/app.js', async (route) => {

@@ -1,6 +1,6 @@
 // Every visible string comes from one catalogue per language (i18n/LANG.json). The language is
 // the one chosen on the page (kept in localStorage), else the first of the browser's languages
-// that has a catalogue, else English.
+// that has a catalogue, else English: index.html's inline script chooses it (preferredLanguage).
 
 export const LANGUAGES = [
   {code: 'en', name: 'English'},
@@ -26,21 +26,11 @@ export function isRightToLeft() {
   return RIGHT_TO_LEFT.has(language);
 }
 
+// The page's inline script (index.html) chooses before the first paint, so that a right-to-left
+// language is drawn so from the start; its choice is read here, not made a second time.
 export function preferredLanguage() {
-  const supported = new Set(LANGUAGES.map((l) => l.code));
-  let stored = null;
-  try {
-    stored = localStorage.getItem(STORAGE_KEY);
-  } catch {
-    // Storage can be off; the browser's languages decide then.
-  }
-  if (stored && supported.has(stored)) return stored;
-  for (const tag of navigator.languages || [navigator.language || 'en']) {
-    const code = tag.toLowerCase().split('-')[0];
-    if (code === 'iw') return 'he';  // the old code for Hebrew
-    if (supported.has(code)) return code;
-  }
-  return 'en';
+  const chosen = document.documentElement.dataset.preferredLanguage;
+  return LANGUAGES.some((l) => l.code === chosen) ? chosen : 'en';
 }
 
 async function fetchCatalogue(code) {

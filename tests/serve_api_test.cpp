@@ -639,16 +639,17 @@ TEST_F(ServeApi, ThePageIsServedWithItsTypeAPolicyAndAValidator) {
   EXPECT_EQ(r->get_header_value("Content-Type"), "text/html; charset=utf-8");
   const std::string policy = r->get_header_value("Content-Security-Policy");
   EXPECT_NE(policy.find("default-src 'self'"), std::string::npos);
-  // Scripts: the app's files, and the page's one inline script by its hash (the browser tests
-  // check that the browser runs it under this policy).
+  // Scripts: the app's files, and the page's two inline scripts (the head's, and the one that
+  // shows a game going's kept board) each by its hash (the browser tests check that the browser
+  // runs both under this policy).
   EXPECT_NE(policy.find("script-src 'self' 'sha256-"), std::string::npos) << policy;
   const auto count = [](const std::string& text, const std::string& part) {
     size_t n = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count(policy, "'sha256-"), 1u);
-  EXPECT_EQ(count(r->body, "<script>"), 1u);
+  EXPECT_EQ(count(policy, "'sha256-"), 2u);
+  EXPECT_EQ(count(r->body, "<script>"), 2u);
   EXPECT_NE(r->body.find("<script type=\"module\" src=\"app.js\">"), std::string::npos);
   const std::string etag = r->get_header_value("ETag");
   ASSERT_FALSE(etag.empty());

@@ -1220,24 +1220,18 @@ test('the page loads one script, every module of the app joined at build time', 
 
 // The board written into index.html (tools/http/web/first-board.html, put in at build time) is
 // the one the page draws for a new game of the default setup, wide (a desktop) and tall (a phone),
-// taken from the page as it draws it: the page's own, its controls' attributes left out (it is
-// not played: aria-hidden, no role, no focus) and the classes that say which shape it is.
+// as the page keeps it for its next visit (board-view.js, boardMarkup: its controls' attributes
+// left out, it is not played, and the classes that say which shape it is).
 // MANCALA_UPDATE_FIRST_BOARD=1 writes the file from the page instead (then rebuild).
 const FIRST_BOARD_FILE = `${process.env.MANCALA_WEB_DIR}/first-board.html`;
 
-async function drawnBoard(page, shape) {
-  return page.evaluate((shape) => {
-    const board = document.getElementById('board').cloneNode(true);
-    board.removeAttribute('id');
-    for (const node of [board, ...board.querySelectorAll('*')]) {
-      for (const name of node.getAttributeNames()) {
-        if (/^(aria-|data-|role$|tabindex$)/.test(name)) node.removeAttribute(name);
-      }
-    }
-    board.setAttribute('aria-hidden', 'true');
-    board.classList.add('first-board-drawn', shape);
-    return `      ${board.outerHTML}\n`;
-  }, shape);
+// The board the page kept (localStorage), once it has kept the one of the moves `moves`.
+async function keptBoard(page, moves) {
+  const kept = await page.waitForFunction((moves) => {
+    const board = JSON.parse(localStorage.getItem('mancala.board'));
+    return board && JSON.stringify(board.moves) === JSON.stringify(moves) && board;
+  }, moves);
+  return kept.jsonValue();
 }
 
 test('the board written into the page is the one the page draws for a new game, wide and tall',
@@ -1247,7 +1241,9 @@ test('the board written into the page is the one the page draws for a new game, 
     const session = await open({viewport});
     assert.equal(await session.page.locator('.first-board-drawn').count(), 0,
                  'the page\'s own board took its place');
-    drawn += await drawnBoard(session.page, shape);
+    const kept = await keptBoard(session.page, []);
+    assert.equal(kept.shape, shape);
+    drawn += `      ${kept.markup}\n`;
     await close(session);
   }
   if (process.env.MANCALA_UPDATE_FIRST_BOARD === '1') writeFileSync(FIRST_BOARD_FILE, drawn);
@@ -1330,9 +1326,10 @@ for (const [shape, viewport, locale] of [['wide', DESKTOP, 'en-US'], ['tall', PH
 }
 
 // Where the page opens something else than a new game of the default setup, it shows no board
-// until its own: a game kept with a move played, a setup kept of another game or with the
-// computer first, a link. A new game kept as it began (a visit that played nothing) shows it.
-test('a kept game, a setup of another game or a link shows no board before the page\'s own',
+// until its own: a setup kept of another game or with the computer first, a link. A new game kept
+// as it began (a visit that played nothing) shows it; a game kept with a move played, the board
+// the page kept of it (the test after this one).
+test('a setup of another game or a link shows no board before the page\'s own, a kept game its own',
      async () => {
   const context = await browser.newContext({viewport: DESKTOP, reducedMotion: 'reduce'});
   const problems = [];
@@ -1351,12 +1348,13 @@ test('a kept game, a setup of another game or a link shows no board before the p
   await page.close();
   ({page, shown} = await visit());
   assert.deepEqual(shown, {newGame: true, shown: ['wide'], ownBoard: false}, 'a new game kept');
-  // A move played: the game kept is no longer the new game's.
+  // A move played: the game kept is no longer the new game's; the board kept of it is shown.
   await page.click('#board .house[data-letter="C"]');
   await idle(page);
+  await keptBoard(page, ['C']);
   await page.close();
   ({page, shown} = await visit());
-  assert.deepEqual(shown, none, 'a game kept with a move');
+  assert.deepEqual(shown, {newGame: false, shown: ['wide'], ownBoard: false}, 'a game kept');
   // Another game set up and begun: the setup and the game kept are Oware's.
   await newGame(page, {kind: 'oware', opponent: 2});
   await page.evaluate(() => localStorage.removeItem('mancala.game'));
@@ -1377,6 +1375,87 @@ test('a kept game, a setup of another game or a link shows no board before the p
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// A game going comes back with the board the page kept of it, shown from the first paint before
+// the script has run (index.html's second script), the page's own then drawn in its place; not
+// when the board kept is of other moves than the game kept, nor of the other shape.
+for (const [shape, viewport] of [['wide', DESKTOP], ['tall', PHONE]]) {
+  test(`a game going shows the ${shape} board it was left with before its script runs, and the ` +
+       'page\'s own takes its place', async () => {
+    const context = await browser.newContext({viewport, reducedMotion: 'reduce'});
+    const problems = [];
+    let page = await context.newPage();
+    watchProblems(page, problems);
+    await page.goto(url);
+    await idle(page);
+    await newGame(page, {kind: 'kalah', houses: 6, seeds: 4, opponent: 1});
+    for (const letter of ['C', 'A']) {  // C sows into South's store: South plays again
+      await page.click(`#board .house[data-letter="${letter}"]`);
+      await idle(page);
+    }
+    const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('mancala.game')).moves);
+    assert.ok(moves.length >= 3, `the computer answered: ${moves}`);
+    const left = await position(page);
+    const kept = await keptBoard(page, moves);
+    assert.equal(kept.shape, shape);
+    await page.close();
+
+    const visit = async () => {
+      const held = await pageWithScriptHeld(context, problems);
+      await held.page.goto(url, {waitUntil: 'commit'});
+      return {...held, shown: await shownBeforeScript(held.page)};
+    };
+    let release;
+    let shown;
+    ({page, release, shown} = await visit());
+    assert.deepEqual(shown, {newGame: false, shown: [shape], ownBoard: false});
+    assert.equal(await page.evaluate(() =>
+      document.documentElement.classList.contains('kept-board')), true);
+    const counts = await page.locator(`.first-board-drawn.${shape} .count`).allTextContents();
+    assert.deepEqual(counts, left.split('-').slice(0, 14), 'the counts of the position left');
+    const before = await page.locator(`.first-board-drawn.${shape}`).boundingBox();
+    await snap(page, `kept-board-${shape}.png`);
+    release();
+    await idle(page);
+    assert.equal(await position(page), left);
+    assert.equal(await page.locator('.first-board-drawn').count(), 0);
+    assert.equal(await page.evaluate(() =>
+      document.documentElement.classList.contains('kept-board')), false);
+    const after = await page.locator('#board').boundingBox();
+    for (const key of ['x', 'y', 'width', 'height']) {
+      assert.ok(Math.abs(after[key] - before[key]) < 0.5, `${key}: ${before[key]} then ${after[key]}`);
+    }
+    // The board kept is of the position it shows: the one drawn now is the same drawing.
+    assert.equal((await keptBoard(page, moves)).markup, kept.markup);
+    // And it plays.
+    const legal = await page.locator('#board .house.legal').first().getAttribute('data-letter');
+    await page.click(`#board .house[data-letter="${legal}"]`);
+    await idle(page);
+    assert.notEqual(await position(page), left);
+    await page.close();
+
+    // A board kept of other moves than the game kept, or of the other shape: none shown.
+    for (const change of [(board) => ({...board, moves: ['C']}),
+                          (board) => ({...board, shape: shape === 'wide' ? 'tall' : 'wide'})]) {
+      const other = await context.newPage();
+      await other.goto(new URL('/favicon.svg', url).href);
+      await other.evaluate(([board, game]) => {
+        localStorage.setItem('mancala.board', JSON.stringify(board));
+        localStorage.setItem('mancala.game', JSON.stringify(game));
+      }, [change(kept), {game: 'kalah:6:4', start: '', moves, opponent: '1',
+                         computerSide: 'North'}]);
+      await other.close();
+      ({page, release, shown} = await visit());
+      assert.deepEqual(shown, {newGame: false, shown: [], ownBoard: false});
+      release();
+      await idle(page);
+      assert.equal(await position(page), left);
+      await page.close();
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
 
 // A first visit asks for its first position once: the request index.html preloads (a new game
 // of the default setup), taken by the page rather than asked again.

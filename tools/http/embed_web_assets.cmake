@@ -112,8 +112,8 @@ function(base64_of_hex hex result)
 endfunction()
 
 # The hash sources of index.html's inline scripts ('sha256-...'), which the server's
-# Content-Security-Policy allows by name (web_server.cpp): the page's one inline script says
-# before the first paint whether the board written into the page is shown.
+# Content-Security-Policy allows by name (web_server.cpp): the page's inline scripts say before
+# the first paint whether the board written into the page is shown, or the one kept of a game.
 set(script_hashes "")
 file(READ "${SOURCE_DIR}/index.html" rest)
 string(FIND "${rest}" "<script>" opened)

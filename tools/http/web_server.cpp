@@ -466,8 +466,8 @@ struct WebServer::Impl {
         compute(workers, o.queue > 0 ? static_cast<size_t>(o.queue) : 8 * workers, kComputeNice) {
     // Busy: by then the moves thinking now are done.
     retry_after = std::to_string(std::max(1, static_cast<int>(std::ceil(o.limits.move_seconds))));
-    // Scripts: the app's own files, and index.html's inline script by its hash (it runs before
-    // the first paint: web_assets.h).
+    // Scripts: the app's own files, and index.html's inline scripts by their hashes (they run
+    // before the first paint: web_assets.h).
     content_security_policy = fmt::format(
         "default-src 'self'; script-src 'self' {}; base-uri 'self'; form-action 'self'; "
         "frame-ancestors 'self'; object-src 'none'",

@@ -7,6 +7,7 @@ import {againstComputer, countsOf, editedCounts, humanSide, isHumanTurn, ownerNa
         playerName, sideOfLetter} from './game.js';
 import {t} from './i18n.js';
 import {learnAsked, learnTakesMove} from './learn.js';
+import {keepBoard} from './storage.js';
 import {state} from './store.js';
 
 // A phone held upright gets the board turned a quarter (board.js).
@@ -15,6 +16,9 @@ const $ = (id) => document.getElementById(id);
 
 let board = null;
 let sowingShown = false;  // a sowing is drawn: the state's board waits for its end
+let settled = false;      // the board shows the game's own position, settled (keepBoardSoon)
+let keepAsked = false;
+let lastKept = '';
 
 // onPlay(letter): a playable house was clicked, tapped or pressed with Enter.
 export function createBoard(onPlay) {
@@ -26,7 +30,43 @@ export function createBoard(onPlay) {
 // not left on the page.
 export function dropFirstBoard() {
   for (const drawn of document.querySelectorAll('.first-board-drawn')) drawn.remove();
-  document.documentElement.classList.remove('first-board');
+  document.documentElement.classList.remove('first-board', 'kept-board');
+}
+
+// The board on the page as a drawing alone, as it is kept for the next visit (and as
+// first-board.html is written): not played (aria-hidden, no role, no focus, none of the page's
+// data attributes) and marked with its shape, which the page's style sheet shows by the screen's.
+export function boardMarkup() {
+  const drawn = $('board').cloneNode(true);
+  drawn.removeAttribute('id');
+  for (const node of [drawn, ...drawn.querySelectorAll('*')]) {
+    for (const name of node.getAttributeNames()) {
+      if (/^(aria-|data-|role$|tabindex$)/.test(name)) node.removeAttribute(name);
+    }
+  }
+  drawn.setAttribute('aria-hidden', 'true');
+  drawn.classList.add('first-board-drawn', board.tall ? 'tall' : 'wide');
+  return drawn.outerHTML;
+}
+
+// Keeps the board on the device once the page is idle, if it still shows the game's own position
+// settled: a visit that comes back to this game shows it from its first paint (index.html), half
+// a second and more before this script has drawn its own. Not again when nothing changed.
+function keepBoardSoon() {
+  if (keepAsked) return;
+  keepAsked = true;
+  const later = window.requestIdleCallback || ((task) => setTimeout(task, 200));
+  later(() => {
+    keepAsked = false;
+    if (!settled) return;
+    const {game, start, moves, computerSide} = state();
+    const kept = {game, start, moves, computerSide, shape: board.tall ? 'tall' : 'wide',
+                  markup: boardMarkup()};
+    const text = JSON.stringify(kept);
+    if (text === lastKept) return;
+    lastKept = text;
+    keepBoard(kept);
+  });
 }
 
 // The board for this game and screen, turned when you play North against the computer.
@@ -75,6 +115,7 @@ function boardModel(overrides = {}) {
 // One moment of a sowing: `counts` by slot, the move begun at slot `from`, a seed in `active`.
 export function drawSowing(counts, from, active) {
   sowingShown = true;
+  settled = false;
   board.render(boardModel({counts, playable: false, hint: null, active,
                            lastMove: {from, lastSlot: active, captured: []}}));
 }
@@ -114,7 +155,9 @@ export function renderBoard() {
   } else {
     model = boardModel();
   }
+  settled = !editor && !replay && !sowingShown && !state().busy && !state().hint;
   if (!sowingShown) board.render(model);
+  if (settled) keepBoardSoon();
 }
 
 export function renderFrame() {

@@ -9,6 +9,11 @@ const SETUP_KEY = 'mancala.setup';
 // daily puzzle or the trainer's puzzle when the game is one (a reload must neither drop the
 // question nor the judging of its answer).
 const GAME_KEY = 'mancala.game';
+// The board last drawn of the game being played, settled (no sowing drawn, nothing asked, no
+// hint marked), with the game it shows: index.html's second inline script shows it from the next
+// visit's first paint when it is the kept game's (docs/web-board.md, "Loading fast"). Written by
+// the page, read by that script alone.
+const BOARD_KEY = 'mancala.board';
 const PUZZLE_KEY = 'mancala.puzzle';
 // The puzzle trainer's record: a Glicko-2 rating a game and the puzzles already met.
 const TRAINER_KEY = 'mancala.trainer';
@@ -127,6 +132,11 @@ export function keepGame(game) {
 
 export function keptGame() {
   return storedEntry(GAME_KEY, validKeptGame);
+}
+
+// {game, start, moves, computerSide, shape: 'wide' or 'tall', markup: the board's SVG}
+export function keepBoard(board) {
+  keep(BOARD_KEY, board);
 }
 
 // {kind, houses, seeds, variant, opponent, first}

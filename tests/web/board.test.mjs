@@ -1289,6 +1289,18 @@ async function shownBeforeScript(page) {
   }));
 }
 
+// Once the script has run: the board shown before it (its box `before`) gone, with the classes
+// that showed it, and the page's own board in its very place.
+async function assertOwnBoardInItsPlace(page, before) {
+  assert.equal(await page.locator('.first-board-drawn').count(), 0);
+  assert.deepEqual(await page.evaluate(() => ['first-board', 'kept-board']
+    .filter((name) => document.documentElement.classList.contains(name))), []);
+  const after = await page.locator('#board').boundingBox();
+  for (const key of ['x', 'y', 'width', 'height']) {
+    assert.ok(Math.abs(after[key] - before[key]) < 0.5, `${key}: ${before[key]} then ${after[key]}`);
+  }
+}
+
 // In Hebrew the page is right to left from its first paint (index.html's script chooses the
 // language as i18n.js does): on a desktop the board's column is then on the right already.
 for (const [shape, viewport, locale] of [['wide', DESKTOP, 'en-US'], ['tall', PHONE, 'en-US'],
@@ -1309,13 +1321,7 @@ for (const [shape, viewport, locale] of [['wide', DESKTOP, 'en-US'], ['tall', PH
     await snap(page, `first-board-${shape}-${locale}.png`);
     release();
     await idle(page);
-    assert.equal(await page.locator('.first-board-drawn').count(), 0);
-    assert.equal(await page.evaluate(() =>
-      document.documentElement.classList.contains('first-board')), false);
-    const after = await page.locator('#board').boundingBox();
-    for (const key of ['x', 'y', 'width', 'height']) {
-      assert.ok(Math.abs(after[key] - before[key]) < 0.5, `${key}: ${before[key]} then ${after[key]}`);
-    }
+    await assertOwnBoardInItsPlace(page, before);
     assert.equal(await page.evaluate(() => document.documentElement.dir), direction);
     // And it plays.
     await page.click('#board .house[data-letter="C"]');
@@ -1418,13 +1424,7 @@ for (const [shape, viewport] of [['wide', DESKTOP], ['tall', PHONE]]) {
     release();
     await idle(page);
     assert.equal(await position(page), left);
-    assert.equal(await page.locator('.first-board-drawn').count(), 0);
-    assert.equal(await page.evaluate(() =>
-      document.documentElement.classList.contains('kept-board')), false);
-    const after = await page.locator('#board').boundingBox();
-    for (const key of ['x', 'y', 'width', 'height']) {
-      assert.ok(Math.abs(after[key] - before[key]) < 0.5, `${key}: ${before[key]} then ${after[key]}`);
-    }
+    await assertOwnBoardInItsPlace(page, before);
     // The board kept is of the position it shows: the one drawn now is the same drawing.
     assert.equal((await keptBoard(page, moves)).markup, kept.markup);
     // And it plays.

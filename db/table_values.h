@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <string>

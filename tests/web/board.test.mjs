@@ -1302,7 +1302,7 @@ async function assertOwnBoardInItsPlace(page, before) {
 }
 
 // In Hebrew the page is right to left from its first paint (index.html's script chooses the
-// language as i18n.js does): on a desktop the board's column is then on the right already.
+// language, i18n.js reads its choice): on a desktop the board's column is then on the right already.
 for (const [shape, viewport, locale] of [['wide', DESKTOP, 'en-US'], ['tall', PHONE, 'en-US'],
                                          ['wide', DESKTOP, 'he-IL']]) {
   test(`a first visit shows the ${shape} board before its script runs, and the page's own ` +
